@@ -1,0 +1,237 @@
+"""Legal plays: every distinct legal resulting position for a position and dice.
+
+The search moves one checker one die at a time (D1-D3), never onto a blocked
+point (M2), entering from the bar first (M4), bearing off only from home
+(E1, E2). It keeps each distinct result once, then applies maximum use of
+the dice (M6) exactly as GNU Backgammon does: the most dice played, and when
+only one die of a non-double can be played, the larger one. Options and
+variants then filter: least waste (E5), no hit-and-run (H1), long nardy's head
+and six-block rules (V3).
+
+A result is identified by an integer key: four bits per slot of the mover's
+side (the counts never exceed 15) and one bit per point where a blot was hit,
+so two orders of the same moves meet in one dictionary entry.
+
+>>> from engine.dice import Dice
+>>> from engine.position import Position
+>>> plays = legal_plays(Position.start(), Dice(3, 1))
+>>> len(plays), "8/5 6/5" in {str(lp.play) for lp in plays}
+(16, True)
+>>> count_legal(Position.start(), Dice(6, 6))
+4
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.dice import Dice
+from engine.play import Move, Play
+from engine.position import Position, Side
+from engine.rules import BAR, OFF, STANDARD, Rules
+
+_HIT_SHIFT = 4 * 26
+_SLOT = 0xF
+Step = tuple[int, int, bool, int]
+"""One checker, one die: (from, to, hit, die)."""
+
+
+@dataclass(frozen=True, slots=True)
+class LegalPlay:
+    """One legal outcome: the canonical play and the position after it, seen by the same mover."""
+
+    play: Play
+    after: Position
+
+    def __str__(self) -> str:
+        return str(self.play)
+
+
+def legal_plays(position: Position, dice: Dice, rules: Rules = STANDARD) -> tuple[LegalPlay, ...]:
+    """Every distinct legal outcome, best-known notation first (sorted by play text).
+
+    A roll with no legal move gives one outcome: the empty play and the
+    unchanged position (M7).
+    """
+    found = _search(position, dice, rules)
+    plays = [LegalPlay(_play(path), _after(position, key, rules)) for key, path in found.items()]
+    plays.sort(key=lambda lp: _sort_key(lp.play))
+    return tuple(plays)
+
+
+def count_legal(position: Position, dice: Dice, rules: Rules = STANDARD) -> int:
+    """How many distinct legal outcomes there are (1 for a forced pass)."""
+    return len(_search(position, dice, rules))
+
+
+def _sort_key(play: Play) -> tuple[tuple[int, int], ...]:
+    return tuple((-m.start, -m.end) for m in sorted(play.moves, key=lambda m: (-m.start, -m.end)))
+
+
+def _play(path: tuple[Step, ...]) -> Play:
+    return Play(tuple(Move(start, end, hit) for start, end, hit, _ in path))
+
+
+def _after(position: Position, key: int, rules: Rules) -> Position:
+    me = tuple((key >> (4 * i)) & _SLOT for i in range(26))
+    hits = key >> _HIT_SHIFT
+    if not hits:
+        return Position(me, position.them)
+    them = list(position.them)
+    for point in range(1, 25):
+        if hits >> point & 1:
+            them[rules.opposite(point)] -= 1
+            them[BAR] += 1
+    return Position(me, tuple(them))
+
+
+def side_key(side: Side) -> int:
+    """The key of one side's 26 slots (no hits)."""
+    key = 0
+    for index, count in enumerate(side):
+        key |= count << (4 * index)
+    return key
+
+
+def _search(position: Position, dice: Dice, rules: Rules) -> dict[int, tuple[Step, ...]]:
+    """Keys of the legal outcomes, each with one sequence of steps reaching it."""
+    me = list(position.me)
+    them = position.them
+    opposite = rules.opposite
+    opp = [0] * 26
+    for point in range(1, 25):
+        opp[point] = them[opposite(point)]
+    block = 2 if rules.hitting else 1
+    track_run = rules.no_hit_and_run
+    head_limit = 99
+    if rules.head_limit:
+        first_turn = me[24] == rules.checkers
+        head_limit = 2 if first_turn and dice.is_double and dice.first in (3, 4, 6) else 1
+    record_all = rules.no_lone_prime
+    double = dice.is_double
+    # found[depth]: key -> (path, clean); clean is False when every path reaching it hit and ran (H1).
+    found: list[dict[int, tuple[tuple[Step, ...], bool]]] = [{} for _ in range(5)]
+    seen: set[tuple[int, int, int, int]] = set()
+    path: list[Step] = []
+
+    def record(depth: int, key: int, clean: bool) -> None:
+        bucket = found[depth]
+        old = bucket.get(key)
+        if old is None or (clean and not old[1]):
+            bucket[key] = (tuple(path), clean)
+
+    def step(dice_left: tuple[int, ...], depth: int, key: int, outside: int, ran_mask: int, heads: int, clean: bool) -> None:
+        die = dice_left[0]
+        rest = dice_left[1:]
+        moved = False
+        sources = (BAR,) if me[BAR] else range(24, 0, -1)
+        for start in sources:
+            if not me[start]:
+                continue
+            if start == 24 and heads >= head_limit and not me[BAR]:
+                continue
+            end = start - die
+            hit = False
+            if end > 0:
+                there = opp[end]
+                if there >= block:
+                    continue  # M2 (D3 for each stop)
+                hit = there == 1
+            else:
+                if outside:
+                    continue  # E1
+                if end < 0:
+                    if any(me[start + 1 : 7]):
+                        continue  # E2: a higher point is occupied
+                    end = OFF
+            moved = True
+            me[start] -= 1
+            me[end] += 1
+            new_key = key - (1 << (4 * start)) + (1 << (4 * end))
+            new_outside = outside - (start > 6) + (end > 6)
+            new_clean = clean
+            new_ran = ran_mask
+            if track_run:
+                if ran_mask >> start & 1:
+                    new_clean = False  # H1: the hitter moves on from a home-board point
+                if hit and (end <= 6 or end >= 19):
+                    new_ran |= 1 << end
+            if hit:
+                opp[end] = 0
+                new_key |= 1 << (_HIT_SHIFT + end)
+            path.append((start, end, hit, die))
+            if record_all:
+                record(depth + 1, new_key, new_clean)
+            if rest:
+                state = (new_key, len(rest), new_ran if track_run else 0, int(new_clean) if track_run else heads)
+                if not double or state not in seen:
+                    if double:
+                        seen.add(state)
+                    step(rest, depth + 1, new_key, new_outside, new_ran, heads + (start == 24), new_clean)
+            elif not record_all:
+                record(depth + 1, new_key, new_clean)
+            path.pop()
+            if hit:
+                opp[end] = 1
+            me[end] -= 1
+            me[start] += 1
+        if not moved and not record_all:
+            record(depth, key, clean)
+
+    key0 = side_key(position.me)
+    outside0 = sum(me[7:26])
+    if double:
+        step(dice.moves, 0, key0, outside0, 0, 0, True)
+    else:
+        step((dice.high, dice.low), 0, key0, outside0, 0, 0, True)
+        step((dice.low, dice.high), 0, key0, outside0, 0, 0, True)
+    if record_all:
+        found[0][key0] = ((), True)
+        if rules.no_lone_prime:
+            for bucket in found:
+                for key in [k for k in bucket if _lone_prime(k, them, rules)]:
+                    del bucket[key]
+    depth = max(d for d in range(5) if found[d]) if any(found) else 0
+    best = found[depth]
+    if not best:
+        return {key0: ()}
+    if depth == 1 and not double and rules.larger_die:
+        larger = {k: v for k, v in best.items() if v[0][0][3] == dice.high}
+        if larger:
+            best = larger
+    if rules.least_waste and depth == len(dice.moves):
+        best = _least_waste(best)
+    if track_run and any(clean for _, clean in best.values()):
+        best = {k: v for k, v in best.items() if v[1]}
+    return {k: v[0] for k, v in best.items()}
+
+
+def _least_waste(best: dict[int, tuple[tuple[Step, ...], bool]]) -> dict[int, tuple[tuple[Step, ...], bool]]:
+    """E5: keep the plays that waste the fewest pips bearing off.
+
+    With every die used, the pips moved are fixed by the result, so the waste
+    is the dice total less the pips the mover's count went down by.
+    """
+
+    def waste(key: int) -> int:
+        return sum(i * ((key >> (4 * i)) & _SLOT) for i in range(26))
+
+    # A lower remaining pip count means fewer pips wasted.
+    lowest = min(waste(k) for k in best)
+    return {k: v for k, v in best.items() if waste(k) == lowest}
+
+
+def _lone_prime(key: int, them: Side, rules: Rules) -> bool:
+    """V3: a block of six points with no opposing checker ahead of it."""
+    run = 0
+    for point in range(1, 25):
+        if (key >> (4 * point)) & _SLOT:
+            run += 1
+        else:
+            run = 0
+        if run >= 6:
+            lowest_theirs = min(rules.opposite(p) for p in range(point - 5, point + 1))
+            ahead = them[OFF] + sum(them[1:lowest_theirs])
+            if not ahead:
+                return True
+    return False

@@ -1,0 +1,1 @@
+"""The program that runs the board: referee loop, hardware backends, journal, command line."""

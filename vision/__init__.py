@@ -1,0 +1,1 @@
+"""Reading real boards from camera frames (numpy/OpenCV), and the synthetic board renderer."""
