@@ -18,7 +18,7 @@ so two orders of the same moves meet in one dictionary entry.
 >>> len(plays), "8/5 6/5" in {str(lp.play) for lp in plays}
 (16, True)
 >>> count_legal(Position.start(), Dice(6, 6))
-4
+11
 """
 
 from __future__ import annotations
@@ -235,3 +235,36 @@ def _lone_prime(key: int, them: Side, rules: Rules) -> bool:
             if not ahead:
                 return True
     return False
+
+
+def find_play(position: Position, dice: Dice, play: Play | str, rules: Rules = STANDARD) -> LegalPlay | None:
+    """The legal outcome a written play describes, or None if it describes none.
+
+    Accepts what people and programs write: one checker taking both dice
+    (``22/13``), repeats (``13/7(2)``), hits marked or not, ``25``/``0`` for
+    the bar and off. Where an unmarked intermediate stop could have hit, the
+    outcome with the hits that were marked is chosen.
+
+    >>> from engine.dice import Dice
+    >>> str(find_play(Position.start(), Dice(6, 5), "24/13").play)
+    '24/13'
+    >>> find_play(Position.start(), Dice(6, 5), "24/14") is None
+    True
+    """
+    written = Play.parse(play) if isinstance(play, str) else play
+    me = list(position.me)
+    for move in written.moves:
+        if not me[move.start]:
+            return None
+        me[move.start] -= 1
+        me[move.end] += 1
+    target = tuple(me)
+    marked = {move.end for move in written.moves if move.hit}
+    candidates = [lp for lp in legal_plays(position, dice, rules) if lp.after.me == target]
+    if not candidates:
+        return None
+
+    def hits(lp: LegalPlay) -> set[int]:
+        return {m.end for m in lp.play.moves if m.hit}
+
+    return min(candidates, key=lambda lp: (len(hits(lp) ^ marked), len(hits(lp))))
