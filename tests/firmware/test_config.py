@@ -126,3 +126,17 @@ def test_config_clock_presets() -> None:
     assert ClockConfig("app", None, None, None).resolve(match_length=7) == (11.0, 90.0, "gammon")
     assert ClockConfig("off", 3.0, None, None).resolve(match_length=7) is None
     assert ClockConfig("app", None, 60.0, "match").resolve(match_length=0) == (11.0, 60.0, "match")
+
+
+def test_config_wiring_doc_matches_default_pins() -> None:
+    """hardware/wiring.md's pin map names the same GPIOs as the defaults."""
+    import re
+
+    doc = (Path(__file__).resolve().parents[2] / "hardware" / "wiring.md").read_text()
+    rows = re.findall(r"\| GPIO(\d+) \| \d+ \| `\[(\w+)\] (\w+)` \|", doc)
+    config = default_config()
+    assert len(rows) == 7
+    for gpio, section, key in rows:
+        assert getattr(getattr(config, section), key) == int(gpio), (section, key)
+    layout = config.layout
+    assert f"| {layout.cube_start}–{layout.num_pixels - 1} | cube indicator" in doc
