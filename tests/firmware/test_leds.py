@@ -195,3 +195,27 @@ def test_leds_open_strip_from_config() -> None:
     strip = open_strip(config, layout())
     assert isinstance(strip, SimulatedStrip)
     assert strip.num_pixels == 144 and strip.brightness == 0.25 and strip.max_current_ma == 2500
+
+
+@pytest.mark.parametrize("backend", ["simulated", "neopixel_spi"])
+def test_leds_strip_contract(backend: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Every backend: num_pixels, frame checks, the cap, idempotent close."""
+    strip: leds.Strip
+    if backend == "simulated":
+        strip = SimulatedStrip(5, max_current_ma=100)
+    else:
+        device = tmp_path / "spidev0.0"
+        device.touch()
+        fake_library(monkeypatch, device)
+        strip = NeoPixelSpiStrip(5, max_current_ma=100)
+    assert strip.num_pixels == 5
+    with pytest.raises(StripError, match="frame of 4 pixels"):
+        strip.show([WHITE] * 4)
+    with pytest.raises(StripError, match=r"pixel 0 is \(1, 2\)"):
+        bad: list[Any] = [(1, 2)] + [WHITE] * 4
+        strip.show(bad)
+    strip.show([WHITE] * 5)
+    strip.close()
+    strip.close()
+    with pytest.raises(StripError, match="closed"):
+        strip.show([WHITE] * 5)
