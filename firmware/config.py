@@ -357,13 +357,18 @@ _SECTION_TYPES: Mapping[str, type] = {
 
 def _line_of(text: str, section: str, key: str | None) -> int | None:
     """1-based line of ``key`` in ``[section]`` of a TOML text (of the header if
-    ``key`` is None); ``None`` when not found (tomllib gives no positions)."""
+    ``key`` is None; before any header if ``section`` is ""); ``None`` when not
+    found (tomllib gives no positions).
+
+    >>> _line_of("[a]\\nx = 1\\n[b]\\n# x = 0\\n x = 2\\n", "b", "x")
+    5
+    """
     header = re.compile(r"^\s*\[\s*" + re.escape(section) + r"\s*\]\s*(#.*)?$")
     any_header = re.compile(r"^\s*\[")
     key_line = None if key is None else re.compile(
         r"^\s*(" + re.escape(key) + r"|\"" + re.escape(key) + r"\"|'" + re.escape(key) + r"')\s*="
     )
-    inside = False
+    inside = section == ""
     for number, line in enumerate(text.splitlines(), start=1):
         if header.match(line):
             if key_line is None:
@@ -427,15 +432,19 @@ def parse_config(text: str, *, source: str = "<config>") -> Config:
         raise ConfigError(f"{source}: not valid TOML: {exc}") from None
     values: dict[str, dict[str, Any]] = {}
     for section, table in data.items():
+        if not isinstance(table, dict):
+            line = _line_of(text, "", section)
+            raise ConfigError(
+                f"{_where(source, line)}: option {section!r} stands outside any [section]; "
+                f"sections: {', '.join(OPTIONS)}",
+                key=section, line=line,
+            )
         if section not in OPTIONS:
             line = _line_of(text, section, None)
             raise ConfigError(
                 f"{_where(source, line)}: unknown section [{section}]; known: {', '.join(OPTIONS)}",
                 key=section, line=line,
             )
-        if not isinstance(table, dict):
-            line = _line_of(text, section, None)
-            raise ConfigError(f"{_where(source, line)}: {section!r} must be a [table]", key=section, line=line)
         for key, value in table.items():
             name = f"{section}.{key}"
             option = OPTIONS[section].get(key)
@@ -463,9 +472,16 @@ def parse_config(text: str, *, source: str = "<config>") -> Config:
 
         LedLayout.from_config(config.layout)
     except ConfigError as exc:
-        section, _, key = (exc.key or "").partition(".")
-        line = _line_of(text, section, key or None) if exc.key else None
-        raise ConfigError(f"{_where(source, line)}: {exc}", key=exc.key, line=line) from None
+        # The key at fault may keep its default; then point at another key the message names.
+        named = [exc.key or ""] + re.findall(r"'(\w+\.\w+)'", str(exc))
+        key, line = exc.key, None
+        for candidate in named:
+            section, _, option = candidate.partition(".")
+            line = _line_of(text, section, option) if option else None
+            if line is not None:
+                key = candidate
+                break
+        raise ConfigError(f"{_where(source, line)}: {exc}", key=key, line=line) from None
     return config
 
 

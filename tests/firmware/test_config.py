@@ -140,3 +140,16 @@ def test_config_wiring_doc_matches_default_pins() -> None:
         assert getattr(getattr(config, section), key) == int(gpio), (section, key)
     layout = config.layout
     assert f"| {layout.cube_start}–{layout.num_pixels - 1} | cube indicator" in doc
+
+
+def test_config_key_outside_section_names_line(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match=r"line 2: option 'length' stands outside any \[section\]"):
+        load_config(write(tmp_path, "# match length\nlength = 5\n[match]\ncrawford = false\n"))
+
+
+def test_config_layout_error_points_at_the_key_in_the_file(tmp_path: Path) -> None:
+    """status_start moved onto the cube: the check names cube_start first, but
+    only status_start is in the file, so its line is given."""
+    with pytest.raises(ConfigError, match=r"line 3: option 'layout.cube_start' overlaps 'layout.status_start'") as info:
+        load_config(write(tmp_path, "[layout]\n\nstatus_start = 138\n"))
+    assert info.value.key == "layout.status_start" and info.value.line == 3
