@@ -126,10 +126,11 @@ class LedLayout:
         _check_groups(groups, config.num_pixels)
 
         spots: dict[Spot, tuple[int, ...]] = {}
-        for row, rail in (("bottom", bottom), ("top", top)):
+        rows: tuple[tuple[Row, tuple[int, ...]], ...] = (("bottom", bottom), ("top", top))
+        for row, rail in rows:
             for i in range(POINTS_PER_ROW):
                 offset = i * lpp + (config.bar_leds if i >= 6 else 0)
-                spots[(row, i)] = rail[offset:offset + lpp]  # type: ignore[index]
+                spots[(row, i)] = rail[offset:offset + lpp]
         spots["bar"] = bottom[half:half + config.bar_leds] + top[half:half + config.bar_leds]
         return cls(
             num_pixels=config.num_pixels,
