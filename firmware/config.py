@@ -29,23 +29,23 @@ from engine.errors import NardrefError
 
 __all__ = [
     "OPTIONS",
-    "Option",
-    "ConfigError",
-    "Config",
     "BoardConfig",
-    "CameraConfig",
     "ButtonsConfig",
-    "LedsConfig",
-    "LayoutConfig",
     "BuzzerConfig",
+    "CameraConfig",
     "ClockConfig",
-    "MatchConfig",
+    "Config",
+    "ConfigError",
     "JournalConfig",
+    "LayoutConfig",
+    "LedsConfig",
+    "MatchConfig",
+    "Option",
     "VisionConfig",
-    "load_config",
-    "parse_config",
     "default_config",
     "default_config_text",
+    "load_config",
+    "parse_config",
 ]
 
 
@@ -508,7 +508,7 @@ def default_config() -> Config:
     return parse_config("")
 
 
-def _toml_value(value: bool | int | float | str) -> str:
+def _toml_value(value: float | str) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):

@@ -47,18 +47,18 @@ if TYPE_CHECKING:
     from firmware.config import LedsConfig
 
 __all__ = [
-    "Player",
-    "Checker",
-    "Rgb",
-    "Fault",
-    "ClockView",
-    "CubeView",
-    "IllegalView",
-    "ScoreView",
-    "DisplayState",
-    "DisplayStyle",
     "DEFAULT_STYLE",
     "PIPS",
+    "Checker",
+    "ClockView",
+    "CubeView",
+    "DisplayState",
+    "DisplayStyle",
+    "Fault",
+    "IllegalView",
+    "Player",
+    "Rgb",
+    "ScoreView",
     "render_frame",
 ]
 

@@ -27,7 +27,7 @@ from typing import Literal
 
 from firmware.config import ConfigError, LayoutConfig
 
-__all__ = ["Spot", "Row", "DieGrid", "LedLayout", "POINTS_PER_ROW"]
+__all__ = ["POINTS_PER_ROW", "DieGrid", "LedLayout", "Row", "Spot"]
 
 Row = Literal["top", "bottom"]
 #: A place on the rectified board: ``("top", 0..11)``, ``("bottom", 0..11)`` or ``"bar"``.

@@ -40,14 +40,14 @@ if TYPE_CHECKING:
     from firmware.config import ButtonsConfig
 
 __all__ = [
+    "HOLD_ROLES",
+    "ButtonError",
+    "ButtonEvent",
+    "ButtonHeld",
+    "ButtonPanel",
+    "ButtonPressed",
     "Player",
     "Role",
-    "ButtonPressed",
-    "ButtonHeld",
-    "ButtonEvent",
-    "ButtonError",
-    "ButtonPanel",
-    "HOLD_ROLES",
 ]
 
 log = logging.getLogger(__name__)

@@ -19,7 +19,7 @@ from engine.errors import NardrefError
 if TYPE_CHECKING:
     from firmware.config import BuzzerConfig
 
-__all__ = ["Sound", "PATTERNS", "Buzzer", "BuzzerError"]
+__all__ = ["PATTERNS", "Buzzer", "BuzzerError", "Sound"]
 
 log = logging.getLogger(__name__)
 

@@ -25,20 +25,20 @@ if TYPE_CHECKING:
     from firmware.led_layout import LedLayout
 
 __all__ = [
-    "Rgb",
-    "Frame",
-    "Strip",
-    "StripError",
-    "ShownFrame",
-    "SimulatedStrip",
-    "NeoPixelSpiStrip",
-    "open_strip",
-    "estimate_current_ma",
-    "limit_frame",
-    "render_ansi",
-    "frame_image",
     "CHANNEL_MA",
     "IDLE_MA",
+    "Frame",
+    "NeoPixelSpiStrip",
+    "Rgb",
+    "ShownFrame",
+    "SimulatedStrip",
+    "Strip",
+    "StripError",
+    "estimate_current_ma",
+    "frame_image",
+    "limit_frame",
+    "open_strip",
+    "render_ansi",
 ]
 
 log = logging.getLogger(__name__)

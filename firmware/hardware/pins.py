@@ -28,6 +28,7 @@ def open_pin_factory(backend: str) -> Any:
     if backend != "gpio":
         raise PinFactoryError(f"unknown GPIO backend {backend!r}: expected 'gpio' or 'simulated'")
     try:
+        import lgpio
         from gpiozero.pins.lgpio import LGPIOFactory
     except ImportError as exc:
         raise PinFactoryError(
@@ -36,7 +37,7 @@ def open_pin_factory(backend: str) -> Any:
         ) from None
     try:
         return LGPIOFactory()
-    except Exception as exc:  # lgpio raises its own error type, or OSError
+    except (lgpio.error, OSError) as exc:
         raise PinFactoryError(
             f"cannot open the GPIO chip: {exc} (is this a Raspberry Pi, and the user in the 'gpio' group?)"
         ) from None

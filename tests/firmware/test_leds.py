@@ -91,7 +91,7 @@ def test_leds_terminal_drawing_shows_colours_at_layout_places() -> None:
     strip.show(frame)
     text = strip.draw_terminal()
     lines = text.split("\n")
-    x, y = lay.positions()[lay.indices(("bottom", 0))[0]]
+    _, y = lay.positions()[lay.indices(("bottom", 0))[0]]
     assert lines[y].startswith("\x1b[38;2;255;0;0m\u2588\u2588")
     assert text.count("38;2;255;0;0m") == 1
 
