@@ -39,6 +39,7 @@ if [[ ! -x "$VENV/bin/python" ]]; then
 fi
 "$VENV/bin/pip" install --upgrade pip
 "$VENV/bin/pip" install --upgrade "$REPO[pi]"
+ln -sfn "$VENV/bin/nardref" /usr/local/bin/nardref
 rm -rf "$PREFIX/src" && mkdir -p "$PREFIX/src/hardware"
 cp "$REPO/hardware/wiring.md" "$PREFIX/src/hardware/"
 
@@ -68,7 +69,12 @@ systemctl --no-pager status nardref || true
 
 cat <<'DONE'
 
-Done. Next: print the markers (nardref markers), calibrate on the starting
-position (nardref calibrate), and follow the logs with journalctl -u nardref -f.
-If /dev/spidev0.0 did not exist before, reboot once for SPI.
+Done. Next: print the markers (nardref markers); to calibrate on the starting
+position, stop the service (it holds the camera) and run calibrate as the
+service user so it can write /var/lib/nardref:
+    sudo systemctl stop nardref
+    sudo -u nardref nardref calibrate
+    sudo systemctl start nardref
+Follow the logs with journalctl -u nardref -f. If /dev/spidev0.0 did not exist
+before, reboot once for SPI.
 DONE

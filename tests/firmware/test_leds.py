@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from firmware.config import default_config
 from firmware.hardware import leds
@@ -219,3 +221,20 @@ def test_leds_strip_contract(backend: str, monkeypatch: pytest.MonkeyPatch, tmp_
     strip.close()
     with pytest.raises(StripError, match="closed"):
         strip.show([WHITE] * 5)
+
+
+@given(
+    frame=st.lists(st.tuples(*(st.integers(0, 255),) * 3), min_size=1, max_size=300),
+    brightness=st.floats(0.0, 1.0),
+    budget=st.integers(0, 20_000),
+)
+def test_leds_cap_never_exceeds_budget(frame: list[tuple[int, int, int]], brightness: float, budget: int) -> None:
+    shown = limit_frame(frame, brightness=brightness, max_current_ma=budget)
+    assert len(shown) == len(frame)
+    idle = len(frame) * leds.IDLE_MA
+    if budget >= idle:
+        assert estimate_current_ma(shown) <= budget + 1e-9
+    else:
+        assert all(pixel == (0, 0, 0) for pixel in shown)
+    # dimming keeps every channel at or below brightness-scaled input
+    assert all(s <= int(c * brightness) + 1 for p, q in zip(frame, shown) for c, s in zip(p, q))
