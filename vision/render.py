@@ -1,9 +1,11 @@
 """A synthetic camera photo of a backgammon board, with its ground truth.
 
-The board is drawn once in *board space* (a flat, rectified canvas in which
-the playing area is an axis-aligned rectangle) and warped into the image with
-one :func:`cv2.warpPerspective` from a camera pose. Every random choice comes
-from the ``rng`` argument, so one seed gives one image.
+The board is drawn in *board space* (a flat, rectified canvas in which the
+playing area is an axis-aligned rectangle; :mod:`vision.render_board`), warped
+into the image with one :func:`cv2.warpPerspective` from a
+:class:`CameraPose`, then lit, overlaid with hands or a cup, and passed
+through the lens and sensor (:mod:`vision.render_camera`). Every random
+choice comes from the ``rng`` argument, so one seed gives one image.
 
 >>> import numpy as np
 >>> from vision.layout import Layout
@@ -16,6 +18,7 @@ from the ``rng`` argument, so one seed gives one image.
 from __future__ import annotations
 
 import logging
+import math
 from dataclasses import dataclass
 from typing import Literal
 
@@ -24,7 +27,21 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.layout import Layout
+from vision.render_board import CHECKER_HEIGHT, FRAME_HEIGHT, Geometry, Piece, base_canvas, checker_sprite, paste, pieces, side_colour
+from vision.render_camera import (
+    CameraPose,
+    Effects,
+    Lighting,
+    add_noise,
+    distort,
+    distort_points,
+    jpeg,
+    lens_calibration,
+    motion_kernel,
+)
+from vision.render_props import DICE_BGR, Block, Occluder, draw_block, draw_occluder
 from vision.render_style import STYLES, Style, StyleError, find_style, random_style
+from vision.render_texture import surface
 
 __all__ = [
     "STYLES",
@@ -35,6 +52,8 @@ __all__ = [
     "Rendered",
     "Style",
     "StyleError",
+    "find_style",
+    "lens_calibration",
     "random_style",
     "render",
 ]
@@ -43,116 +62,9 @@ log = logging.getLogger(__name__)
 
 Image = npt.NDArray[np.uint8]
 Floats = npt.NDArray[np.float32]
+Doubles = npt.NDArray[np.float64]
 Occlusion = Literal["none", "hand", "arm", "cup"]
-
-
-@dataclass(frozen=True)
-class CameraPose:
-    """Where the camera looks from.
-
-    ``rotation_deg`` turns the board in the image (90 = seen sideways, the
-    TL->TR edge running down the image); ``tilt_deg`` leans the camera away
-    from straight overhead towards ``tilt_azimuth_deg`` (0 = from the bottom
-    edge's side); ``distance`` is the camera's distance in board widths
-    (small = strong perspective); ``fill`` is the share of the image the board
-    spans; ``offset`` shifts it, as fractions of the image size.
-    """
-
-    rotation_deg: float = 0.0
-    tilt_deg: float = 0.0
-    tilt_azimuth_deg: float = 0.0
-    distance: float = 2.0
-    fill: float = 0.85
-    offset: tuple[float, float] = (0.0, 0.0)
-
-    @classmethod
-    def overhead(cls) -> CameraPose:
-        """Straight down, board upright and centred."""
-        return cls()
-
-    @classmethod
-    def random(cls, rng: np.random.Generator) -> CameraPose:
-        """A camera over a table or a phone held by a player: tilted up to
-        35 degrees, turned a little or seen sideways, 60-95 % of the image."""
-        sideways = rng.random() < 0.25
-        rotation = float(rng.normal(0, 6)) + (float(rng.choice([90.0, -90.0])) if sideways else 0.0)
-        if rng.random() < 0.1:
-            rotation += 180.0
-        fill = float(rng.uniform(0.6, 0.95))
-        spare = (1 - fill) / 2
-        return cls(
-            rotation_deg=rotation,
-            tilt_deg=min(35.0, abs(float(rng.normal(0, 14)))),
-            tilt_azimuth_deg=float(rng.uniform(0, 360)),
-            distance=float(rng.uniform(1.2, 3.5)),
-            fill=fill,
-            offset=(float(rng.uniform(-spare, spare)), float(rng.uniform(-spare, spare))),
-        )
-
-
-@dataclass(frozen=True)
-class Lighting:
-    """The light on the board: overall ``gain``; a linear ``gradient``
-    (strength, direction in degrees); a ``spot`` of extra light (centre as
-    fractions of the image, radius as a fraction of its width, strength);
-    a colour ``tint`` (BGR multipliers); and the direction of the main light
-    (``light_azimuth_deg``, for highlights and shadows, 0 = from the right)."""
-
-    gain: float = 1.0
-    gradient: tuple[float, float] = (0.0, 0.0)
-    spot: tuple[float, float, float, float] = (0.5, 0.5, 0.5, 0.0)
-    tint: tuple[float, float, float] = (1.0, 1.0, 1.0)
-    light_azimuth_deg: float = 45.0
-    shadow: float = 0.0
-
-    @classmethod
-    def even(cls) -> Lighting:
-        """Flat white light, no shadows."""
-        return cls()
-
-    @classmethod
-    def random(cls, rng: np.random.Generator) -> Lighting:
-        """Room light: a window on one side, lamps of several colours, dim to bright."""
-        warm = float(rng.normal(0, 0.06))
-        return cls(
-            gain=float(rng.uniform(0.65, 1.2)),
-            gradient=(float(rng.uniform(0, 0.45)), float(rng.uniform(0, 360))),
-            spot=(float(rng.uniform(0, 1)), float(rng.uniform(0, 1)), float(rng.uniform(0.2, 0.7)), float(rng.uniform(0, 0.4))),
-            tint=(1.0 - warm, 1.0, 1.0 + warm),
-            light_azimuth_deg=float(rng.uniform(0, 360)),
-            shadow=float(rng.uniform(0.2, 0.6)),
-        )
-
-
-@dataclass(frozen=True)
-class Effects:
-    """What the lens and sensor do: Gaussian ``blur_sigma`` (pixels),
-    ``motion_px`` of linear motion blur, ``noise_sigma`` of sensor noise (grey
-    levels), JPEG ``jpeg_quality`` (None = lossless) and ``barrel`` distortion
-    (k1 of the radial model on coordinates normalised by the half-diagonal;
-    0 = none, 0.1 = a wide lens)."""
-
-    blur_sigma: float = 0.0
-    motion_px: float = 0.0
-    noise_sigma: float = 0.0
-    jpeg_quality: int | None = None
-    barrel: float = 0.0
-
-    @classmethod
-    def none(cls) -> Effects:
-        """A perfect camera."""
-        return cls()
-
-    @classmethod
-    def random(cls, rng: np.random.Generator) -> Effects:
-        """A phone or a Pi camera: a little blur and noise, JPEG, sometimes a wide lens."""
-        return cls(
-            blur_sigma=float(rng.uniform(0, 1.4)),
-            motion_px=float(rng.uniform(0, 4)) if rng.random() < 0.15 else 0.0,
-            noise_sigma=float(rng.uniform(1, 6)),
-            jpeg_quality=int(rng.integers(55, 96)) if rng.random() < 0.8 else None,
-            barrel=float(rng.uniform(0.0, 0.12)) if rng.random() < 0.3 else 0.0,
-        )
+OCCLUSIONS: tuple[Occlusion, ...] = ("none", "hand", "arm", "cup")
 
 
 @dataclass(frozen=True)
@@ -170,140 +82,190 @@ class Rendered:
     bar_fraction: tuple[float, float]
     """The bar's left and right edges as fractions of the rectified playing-area width."""
     style_name: str
+    barrel: float = 0.0
+    """The lens's barrel distortion (:func:`lens_calibration` gives ``cv2.undistort``'s inputs); 0 = none."""
 
 
 @dataclass(frozen=True)
-class _Geometry:
-    """Board-space lengths in canvas pixels; the playing area's top-left is (x0, y0)."""
+class _Scene:
+    """Board-space facts the drawing steps share."""
 
-    unit: float  # one point width
-    x0: float
-    y0: float
-    width: float  # playing area
-    height: float
-    bar_left: float  # bar's left edge, from x0
-    bar_width: float
-    canvas_w: int
-    canvas_h: int
+    style: Style
+    geo: Geometry
+    lighting: Lighting
+    nadir: tuple[float, float, float]
+    """The camera's centre above the board, canvas pixels (x, y, height)."""
+    thickness: float
+    """A checker's thickness in canvas pixels."""
 
-    def point_x(self, index: int) -> float:
-        """Centre x of the point at ``index`` (0..11, left to right)."""
-        x = self.x0 + (index + 0.5) * self.unit
-        return x + self.bar_width if index >= 6 else x
-
-
-def _geometry(style: Style, unit: float) -> _Geometry:
-    frame = style.frame_width * unit
-    tray = 1.3 * unit + frame if style.trays else 0.0
-    bar = style.bar_width * unit
-    width = 12 * unit + bar
-    height = style.board_height * unit
-    return _Geometry(
-        unit=unit,
-        x0=frame,
-        y0=frame,
-        width=width,
-        height=height,
-        bar_left=6 * unit,
-        bar_width=bar,
-        canvas_w=int(np.ceil(width + 2 * frame + tray)),
-        canvas_h=int(np.ceil(height + 2 * frame)),
-    )
+    def lift(self, point: tuple[float, float], height: float) -> tuple[float, float]:
+        """How far the top of something ``height`` tall at ``point`` appears
+        shifted on the board plane (radially away from the camera's nadir)."""
+        nx, ny, nh = self.nadir
+        k = height / max(nh - height, 1e-6)
+        return (point[0] - nx) * k, (point[1] - ny) * k
 
 
-def _project(pose: CameraPose, points: npt.NDArray[np.float64], size: tuple[int, int]) -> npt.NDArray[np.float64]:
-    """Board-space points (N, 2), centred and scaled to the board's width,
-    to image pixels (N, 2) through a pinhole camera, then fitted to ``fill``."""
-    az = np.radians(pose.tilt_azimuth_deg)
-    tilt = np.radians(pose.tilt_deg)
-    rot = np.radians(pose.rotation_deg)
-
-    def rz(a: float) -> npt.NDArray[np.float64]:
-        return np.array([[np.cos(a), -np.sin(a), 0], [np.sin(a), np.cos(a), 0], [0, 0, 1]])
-
-    rx = np.array([[1, 0, 0], [0, np.cos(tilt), -np.sin(tilt)], [0, np.sin(tilt), np.cos(tilt)]])
-    world = np.column_stack([points, np.zeros(len(points))])
-    cam = (rz(rot + az) @ rx @ rz(-az) @ world.T).T
-    depth = pose.distance + cam[:, 2]
-    flat = cam[:, :2] / depth[:, None]
-    w, h = size
-    lo, hi = flat.min(axis=0), flat.max(axis=0)
-    scale = pose.fill * min(w / (hi[0] - lo[0]), h / (hi[1] - lo[1]))
-    centre = (lo + hi) / 2
-    target = np.array([w / 2 + pose.offset[0] * w, h / 2 + pose.offset[1] * h])
-    result: npt.NDArray[np.float64] = (flat - centre) * scale + target
-    return result
+def _unit_for(style: Style, camera: CameraPose, size: tuple[int, int]) -> float:
+    """A point width (canvas pixels) so that a canvas pixel is about an image pixel."""
+    probe = Geometry.of(style, 10.0)
+    homography = camera.homography((probe.canvas_w, probe.canvas_h), size)
+    outline = cv2.perspectiveTransform(probe.outline()[None], homography)[0]
+    sides = np.linalg.norm(outline - np.roll(outline, 1, axis=0), axis=1)
+    longest = max(sides[0], sides[2]) / probe.canvas_w, max(sides[1], sides[3]) / probe.canvas_h
+    # in steps of 2^(1/8), so frames from similar poses share one cached board
+    wanted = 10.0 * float(max(longest))
+    return float(max(4.0, 2 ** (math.ceil(8 * math.log2(max(wanted, 1.0))) / 8)))
 
 
-def _canvas(style: Style, geo: _Geometry, layout: Layout, rng: np.random.Generator) -> Image:
-    """The rectified board, (canvas_h, canvas_w, 3) uint8 BGR."""
-    canvas = np.empty((geo.canvas_h, geo.canvas_w, 3), np.uint8)
-    canvas[:] = style.frame_bgr
-    x0, y0, u = geo.x0, geo.y0, geo.unit
-    left = (x0, x0 + geo.bar_left)
-    right = (x0 + geo.bar_left + geo.bar_width, x0 + geo.width)
-    for a, b in (left, right):
-        cv2.rectangle(canvas, (round(a), round(y0)), (round(b) - 1, round(y0 + geo.height) - 1), style.field_bgr, -1)
-    cv2.rectangle(
-        canvas, (round(left[1]), round(y0)), (round(right[0]) - 1, round(y0 + geo.height) - 1), style.bar_bgr, -1
-    )
-    length = style.point_length * geo.height
-    for index in range(12):
-        cx = geo.point_x(index)
-        for row, base, tip in (("top", y0, y0 + length), ("bottom", y0 + geo.height, y0 + geo.height - length)):
-            colour = style.point_bgr[(index + (row == "bottom")) % 2]
-            tri = np.array([[cx - u / 2, base], [cx + u / 2, base], [cx, tip]]) * 16
-            cv2.fillPoly(canvas, [tri.round().astype(np.int32)], colour, cv2.LINE_AA, shift=4)
-    radius = style.checker_radius * u
-    for row, counts in (("top", layout.top), ("bottom", layout.bottom)):
-        for index, count in enumerate(counts):
-            colour = style.light_bgr if count > 0 else style.dark_bgr
-            for cx, cy in _stack(style, geo, row, index, abs(count)):
-                _checker(canvas, (cx, cy), radius, colour)
-    light_on_top = bool(rng.random() < 0.5)
-    for count, colour, on_top in ((layout.bar_light, style.light_bgr, light_on_top), (layout.bar_dark, style.dark_bgr, not light_on_top)):
-        for centre in _bar_stack(style, geo, count, on_top=on_top):
-            _checker(canvas, centre, radius, colour)
-    return canvas
+def _draw_checkers(canvas: Image, shadow: Floats, scene: _Scene, board: list[Piece]) -> None:
+    style, geo, t = scene.style, scene.geo, scene.thickness
+    az = round(scene.lighting.light_azimuth_deg / 15) * 15 % 360
+    r = geo.radius
+    sprites = {
+        light: checker_sprite(round(r * 4) / 4, style.light_bgr if light else style.dark_bgr, round(style.gloss, 2), style.embossed, az, 0)
+        for light in (True, False)
+    }
+    for piece in board:
+        top = (piece.level + 1) * t
+        sx, sy = scene.lighting.shadow_shift(top)
+        for k in (0.5, 1.0):
+            cx, cy = piece.centre[0] + sx * k, piece.centre[1] + sy * k
+            cv2.circle(shadow, (round(cx * 4), round(cy * 4)), round(r * 4), 1.0, -1, cv2.LINE_AA, shift=4)
+    for piece in board:
+        bx, by = scene.lift(piece.centre, piece.level * t)
+        tx, ty = scene.lift(piece.centre, (piece.level + 1) * t)
+        bgr = style.light_bgr if piece.light else style.dark_bgr
+        base = (piece.centre[0] + bx, piece.centre[1] + by)
+        cv2.circle(canvas, (round(base[0] * 16), round(base[1] * 16)), round(r * 16), side_colour(bgr), -1, cv2.LINE_AA, shift=4)
+        colour, alpha = sprites[piece.light]
+        paste(canvas, colour, alpha, (piece.centre[0] + tx, piece.centre[1] + ty))
 
 
-def _bar_stack(style: Style, geo: _Geometry, count: int, *, on_top: bool) -> list[tuple[float, float]]:
-    """Centres of ``count`` checkers on one half of the bar, from the middle outward."""
-    radius = style.checker_radius * geo.unit
-    cx = geo.x0 + geo.bar_left + geo.bar_width / 2
-    mid = geo.y0 + geo.height / 2
-    room = geo.height / 2 - radius * 1.2
-    step = min(2 * radius, (room - radius) / max(count - 1, 1))
-    sign = -1 if on_top else 1
-    return [(cx, mid + sign * (radius * 1.2 + k * step)) for k in range(count)]
-
-
-def _stack(style: Style, geo: _Geometry, row: str, index: int, count: int) -> list[tuple[float, float]]:
-    """Centres of ``count`` checkers on a point, from the edge outward: five
-    touching, then (``pile="layer"``) a second layer between them, or
-    (``"squeeze"``) all of them closer together."""
-    radius = style.checker_radius * geo.unit
-    cx = geo.point_x(index)
-    step = 2 * radius
-    offsets: list[float] = []
-    if count <= 5 or style.pile == "layer":
+def _draw_off(canvas: Image, scene: _Scene, layout: Layout, light_upper: bool) -> None:
+    """Borne-off checkers standing on edge in the trays beside the frame."""
+    if scene.geo.tray is None:
+        return
+    tx, ty, tw, th = scene.geo.tray
+    style = scene.style
+    slab = min(th / 2 / 16, scene.thickness)
+    for count, bgr, upper in ((layout.off_light, style.light_bgr, light_upper), (layout.off_dark, style.dark_bgr, not light_upper)):
+        start = ty + slab if upper else ty + th - slab
+        sign = 1 if upper else -1
         for k in range(count):
-            layer, slot = divmod(k, 5)
-            offsets.append(radius + slot * step + (layer % 2) * radius)
-    else:
-        step = 4 * step / (count - 1)
-        offsets = [radius + k * step for k in range(count)]
-    if row == "top":
-        return [(cx, geo.y0 + off) for off in offsets]
-    return [(cx, geo.y0 + geo.height - off) for off in offsets]
+            y = start + sign * k * slab
+            top = (tx + tw * 0.1, y - slab * 0.45)
+            bottom = (tx + tw * 0.9, y + slab * 0.45)
+            cv2.rectangle(canvas, (round(top[0]), round(top[1])), (round(bottom[0]), round(bottom[1])), bgr, -1, cv2.LINE_AA)
+            cv2.rectangle(canvas, (round(top[0]), round(top[1])), (round(bottom[0]), round(bottom[1])), side_colour(bgr), 1, cv2.LINE_AA)
 
 
-def _checker(canvas: Image, centre: tuple[float, float], radius: float, colour: tuple[int, int, int]) -> None:
-    c = (round(centre[0] * 16), round(centre[1] * 16))
-    r = round(radius * 16)
-    rim = tuple(int(v * 0.7) for v in colour)
-    cv2.circle(canvas, c, r, rim, -1, cv2.LINE_AA, shift=4)
-    cv2.circle(canvas, c, round(r * 0.9), colour, -1, cv2.LINE_AA, shift=4)
+def _place(
+    rng: np.random.Generator, scene: _Scene, side: float, board: list[Piece], placed: list[Block], *, over_checkers: bool
+) -> Block:
+    """Somewhere for a die or the cube: on a checker if asked, else in a half's
+    free middle or on the bar clear of every checker; failing that, on the frame."""
+    geo = scene.geo
+    circles = [(p.centre, geo.radius) for p in board]
+    angle = float(rng.uniform(0, 90))
+    if over_checkers and board:
+        target = board[int(rng.integers(len(board)))].centre
+        return Block(target, side, angle)
+    for _ in range(40):
+        where = rng.random()
+        if where < 0.75:
+            half_left = geo.x0 + (geo.bar_left + geo.bar_width if rng.random() < 0.7 else 0.0)
+            x = half_left + float(rng.uniform(side, 6 * geo.unit - side))
+            y = geo.y0 + geo.height / 2 + float(rng.uniform(-1, 1)) * geo.height * 0.3
+        else:
+            x = geo.x0 + geo.bar_left + geo.bar_width / 2
+            y = geo.y0 + geo.height / 2 + float(rng.uniform(-0.35, 0.35)) * geo.height
+        block = Block((x, y), side, angle)
+        if block.clear_of(circles, placed):
+            return block
+    frame_y = geo.y0 + geo.height + geo.x0 / 2
+    return Block((geo.x0 + float(rng.uniform(0.2, 0.8)) * geo.width, frame_y), min(side, geo.x0 * 0.9), angle)
+
+
+def _draw_blocks(
+    canvas: Image,
+    shadow: Floats,
+    rng: np.random.Generator,
+    scene: _Scene,
+    board: list[Piece],
+    dice: tuple[int, int] | None,
+    cube: int | None,
+    *,
+    over_checkers: bool,
+) -> None:
+    placed: list[Block] = []
+    jobs: list[tuple[float, tuple[tuple[int, int, int], tuple[int, int, int]], int | str]] = []
+    if dice is not None:
+        colours = DICE_BGR[int(rng.integers(len(DICE_BGR)))]
+        jobs += [(0.45 * scene.geo.unit, colours, die) for die in dice]
+    if cube is not None:
+        jobs.append((0.7 * scene.geo.unit, ((225, 232, 235), (30, 30, 30)), str(64 if cube == 1 else cube)))
+    for side, (body, ink), face in jobs:
+        block = _place(rng, scene, side, board, placed, over_checkers=over_checkers)
+        placed.append(block)
+        sx, sy = scene.lighting.shadow_shift(side)
+        shade = block.corners((sx * 0.6, sy * 0.6)) * 4
+        hull = cv2.convexHull(np.vstack([block.corners() * 4, shade]))
+        cv2.fillConvexPoly(shadow, hull.round().astype(np.int32), 1.0, cv2.LINE_AA, shift=4)
+        draw_block(canvas, block, scene.lift(block.centre, side), body, ink, face)
+
+
+def _rim_shadow(shadow: Floats, scene: _Scene) -> None:
+    """The frame's shadow on the playing surface, on the side the light comes from."""
+    geo = scene.geo
+    sx, sy = scene.lighting.shadow_shift(FRAME_HEIGHT * geo.unit)
+    x0, y0, x1, y1 = geo.x0, geo.y0, geo.x0 + geo.width, geo.y0 + geo.height
+    strips = []
+    if sy > 0:
+        strips.append((x0, y0, x1, y0 + sy))
+    if sy < 0:
+        strips.append((x0, y1 + sy, x1, y1))
+    if sx > 0:
+        strips.append((x0, y0, x0 + sx, y1))
+    if sx < 0:
+        strips.append((x1 + sx, y0, x1, y1))
+    for a, b, c, d in strips:
+        cv2.rectangle(shadow, (round(a / 4), round(b / 4)), (round(c / 4), round(d / 4)), 0.8, -1)
+
+
+def _punch_tops(shadow: Floats, scene: _Scene, board: list[Piece]) -> None:
+    """Checkers' top faces stand above the shadows around them."""
+    for piece in board:
+        tx, ty = scene.lift(piece.centre, (piece.level + 1) * scene.thickness)
+        centre = (round((piece.centre[0] + tx) * 4), round((piece.centre[1] + ty) * 4))
+        cv2.circle(shadow, centre, round(scene.geo.radius * 0.97 * 4), 0.0, -1, cv2.LINE_AA, shift=4)
+
+
+def _occluder(kind: Occlusion, rng: np.random.Generator, geo: Geometry, homography: Doubles) -> Occluder:
+    """Where a hand, arm or cup covers the playing area: a target inside it,
+    reached from beyond one of the long edges (where the players sit)."""
+    u, v = float(rng.uniform(0.12, 0.88)), float(rng.uniform(0.15, 0.85))
+    target = (geo.x0 + u * geo.width, geo.y0 + v * geo.height)
+    from_bottom = rng.random() < 0.5
+    outside = (target[0] + float(rng.normal(0, 0.3)) * geo.width, geo.y0 + (geo.height * 2 if from_bottom else -geo.height))
+    step = (target[0] + 2 * geo.radius, target[1])
+    mapped = cv2.perspectiveTransform(np.array([[target, outside, step]], np.float32), homography)[0]
+    direction = mapped[0] - mapped[1]
+    direction /= max(float(np.linalg.norm(direction)), 1e-6)
+    return Occluder(
+        kind=kind,
+        target=(float(mapped[0][0]), float(mapped[0][1])),
+        direction=(float(direction[0]), float(direction[1])),
+        scale=float(np.linalg.norm(mapped[2] - mapped[0])),
+    )
+
+
+def _image_direction(homography: Doubles, at: tuple[float, float], shift: tuple[float, float]) -> tuple[float, float]:
+    """The image direction (unit) of a board-space ``shift`` at ``at``."""
+    a = cv2.perspectiveTransform(np.array([[at, (at[0] + shift[0], at[1] + shift[1])]], np.float32), homography)[0]
+    d = a[1] - a[0]
+    n = max(float(np.linalg.norm(d)), 1e-6)
+    return float(d[0] / n), float(d[1] / n)
 
 
 def render(
@@ -318,43 +280,102 @@ def render(
     cube: int | None = None,
     lighting: Lighting | None = None,
     effects: Effects | None = None,
+    board_seed: int | None = None,
+    props_over_checkers: bool = False,
 ) -> Rendered:
     """Render ``layout`` as a camera photo of ``size`` (width, height).
 
     ``style`` is a :class:`Style`, a name in :data:`STYLES` or ``"random"``.
     ``camera``, ``lighting`` and ``effects`` left as None are drawn from
     ``rng`` (pass :meth:`CameraPose.overhead`, :meth:`Lighting.even` and
-    :meth:`Effects.none` for a clean, flat picture).
+    :meth:`Effects.none` for a clean, flat picture). ``dice`` and ``cube``
+    (its face: 2..64, or 1 for a centred cube showing 64) lie on the board,
+    clear of the checkers unless ``props_over_checkers``. ``board_seed`` fixes
+    the board's grain (a physical board keeps it between frames; drawn from
+    ``rng`` when None). ``occlusion`` puts a hand, an arm or a dice cup over
+    part of the playing area and sets ``Rendered.occluded``.
     """
+    if occlusion not in OCCLUSIONS:
+        raise ValueError(f"occlusion {occlusion!r}: expected one of {', '.join(OCCLUSIONS)}")
+    if dice is not None and not all(1 <= d <= 6 for d in dice):
+        raise ValueError(f"dice {dice!r}: expected two faces 1..6")
     if isinstance(style, str):
         style = random_style(rng) if style == "random" else find_style(style)
     camera = CameraPose.random(rng) if camera is None else camera
     lighting = Lighting.random(rng) if lighting is None else lighting
     effects = Effects.random(rng) if effects is None else effects
+    seed = int(rng.integers(2**31)) if board_seed is None else board_seed
     w, h = size
-    probe = _geometry(style, 1.0)
-    outline = np.array([[0, 0], [probe.canvas_w, 0], [probe.canvas_w, probe.canvas_h], [0, probe.canvas_h]], float)
-    centred = (outline - [probe.canvas_w / 2, probe.canvas_h / 2]) / probe.canvas_w
-    image_outline = _project(camera, centred, size)
-    extent = float(np.max(np.ptp(image_outline, axis=0)))
-    geo = _geometry(style, max(8.0, extent / probe.canvas_w * 1.05))
-    canvas = _canvas(style, geo, layout, rng)
-    src = np.array([[0, 0], [geo.canvas_w, 0], [geo.canvas_w, geo.canvas_h], [0, geo.canvas_h]], np.float32)
-    homography = cv2.getPerspectiveTransform(src, image_outline.astype(np.float32))
-    image = np.empty((h, w, 3), np.uint8)
-    image[:] = style.table_bgr
-    cv2.warpPerspective(canvas, homography, (w, h), dst=image, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_TRANSPARENT)
-    area = np.array(
-        [[geo.x0, geo.y0], [geo.x0 + geo.width, geo.y0], [geo.x0 + geo.width, geo.y0 + geo.height], [geo.x0, geo.y0 + geo.height]],
-        np.float32,
+
+    geo = Geometry.of(style, _unit_for(style, camera, size))
+    homography = camera.homography((geo.canvas_w, geo.canvas_h), size)
+    nx, ny, nh = camera.nadir()
+    scene = _Scene(
+        style=style,
+        geo=geo,
+        lighting=lighting,
+        nadir=(geo.canvas_w / 2 + nx * geo.canvas_w, geo.canvas_h / 2 + ny * geo.canvas_w, nh * geo.canvas_w),
+        thickness=CHECKER_HEIGHT * geo.radius,
     )
-    corners = cv2.perspectiveTransform(area[None], homography)[0]
+
+    canvas = base_canvas(style, geo.unit, seed % 1000).copy()
+    shadow = np.zeros(((geo.canvas_h + 3) // 4, (geo.canvas_w + 3) // 4), np.float32)
+    light_bar_upper = bool(rng.random() < 0.5)
+    board = pieces(style, geo, layout, light_bar_upper=light_bar_upper)
+    _draw_checkers(canvas, shadow, scene, board)
+    _draw_off(canvas, scene, layout, bool(rng.random() < 0.5))
+    _draw_blocks(canvas, shadow, rng, scene, board, dice, cube, over_checkers=props_over_checkers)
+    _rim_shadow(shadow, scene)
+    shadow = np.asarray(cv2.GaussianBlur(shadow, (0, 0), max(0.8, geo.radius / 12)), np.float32)
+    _punch_tops(shadow, scene, board)
+
+    table = surface("wood", style.table_bgr, ((h + 3) // 4, (w + 3) // 4), strength=0.6, seed=seed % 4)
+    image = np.asarray(cv2.resize(table, (w, h), interpolation=cv2.INTER_LINEAR), np.uint8)
+    cv2.warpPerspective(canvas, homography, (w, h), dst=image, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_TRANSPARENT)
+    quarter = np.diag([0.25, 0.25, 1.0]) @ homography @ np.diag([4.0, 4.0, 1.0])
+    small = ((w + 3) // 4, (h + 3) // 4)
+    shade = np.asarray(cv2.warpPerspective(shadow, quarter, small, flags=cv2.INTER_LINEAR), np.float32)
+    # the board's own shadow on the table
+    outline = cv2.perspectiveTransform(geo.outline()[None], quarter)[0]
+    drop = np.zeros_like(shade)
+    offset = np.array(_image_direction(homography, (geo.canvas_w / 2, geo.canvas_h / 2), lighting.shadow_shift(1.0))) * geo.unit * 0.15
+    cv2.fillConvexPoly(drop, (outline + offset).round().astype(np.int32), 0.8)
+    cv2.fillConvexPoly(drop, outline.round().astype(np.int32), 0.0)
+    shade = np.maximum(shade, np.asarray(cv2.GaussianBlur(drop, (0, 0), 2.0), np.float32))
+
+    occluded = occlusion != "none"
+    if occluded:
+        occ = _occluder(occlusion, rng, geo, homography)
+        light_img = _image_direction(homography, (geo.canvas_w / 2, geo.canvas_h / 2), lighting.shadow_shift(1.0))
+        draw_occluder(image, shade, occ, rng, light_img)
+
+    if lighting != Lighting.even() or effects.vignette > 0:
+        gain = lighting.gain_map(size) * effects.vignette_map(size) * (1 - lighting.shadow * shade)
+        tinted = cv2.merge([gain * np.float32(t) for t in lighting.tint])
+        full = cv2.resize(tinted, (w, h), interpolation=cv2.INTER_LINEAR)
+        image = np.asarray(cv2.multiply(image, full, dtype=cv2.CV_8U), np.uint8)
+
+    corners = cv2.perspectiveTransform(geo.area()[None], homography)[0]
+    if effects.barrel > 0:
+        image = distort(image, effects.barrel)
+        corners = distort_points(corners, size, effects.barrel)
+    if effects.blur_sigma > 0.2:
+        image = np.asarray(cv2.GaussianBlur(image, (0, 0), effects.blur_sigma), np.uint8)
+    if effects.motion_px > 1:
+        image = np.asarray(cv2.filter2D(image, -1, motion_kernel(effects.motion_px, effects.motion_deg)), np.uint8)
+    if effects.noise_sigma > 0:
+        image = add_noise(image, effects.noise_sigma, rng)
+    if effects.jpeg_quality is not None:
+        image = jpeg(image, effects.jpeg_quality)
+
     bar = (geo.bar_left / geo.width, (geo.bar_left + geo.bar_width) / geo.width)
+    log.debug("rendered style %s at unit %.1f px, occlusion %s", style.name, geo.unit, occlusion)
     return Rendered(
         image=image,
         corners=corners.astype(np.float32),
         layout=layout,
-        occluded=occlusion != "none",
+        occluded=occluded,
         bar_fraction=bar,
         style_name=style.name,
+        barrel=effects.barrel,
     )

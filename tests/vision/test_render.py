@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pathlib
+
 import numpy as np
 import pytest
 
@@ -82,3 +84,91 @@ def test_render_empty_board() -> None:
     empty = Layout(top=(0,) * 12, bottom=(0,) * 12)
     shot = render(empty, rng=np.random.default_rng(0), size=SMALL)
     assert shot.layout == empty
+
+
+def test_render_effects_barrel_moves_corners_inward() -> None:
+    flat = dict(camera=CameraPose.overhead(), lighting=Lighting.even())
+    straight = render(START, rng=np.random.default_rng(5), size=SMALL, effects=Effects.none(), **flat)  # type: ignore[arg-type]
+    bent = render(START, rng=np.random.default_rng(5), size=SMALL, effects=Effects(barrel=0.15), **flat)  # type: ignore[arg-type]
+    centre = np.array(SMALL, np.float32) / 2
+    assert bent.barrel == 0.15
+    assert (np.linalg.norm(bent.corners - centre, axis=1) < np.linalg.norm(straight.corners - centre, axis=1)).all()
+
+
+def test_render_barrel_corners_undistort_back() -> None:
+    import cv2
+
+    from vision.render import lens_calibration
+
+    flat = dict(camera=CameraPose.overhead(), lighting=Lighting.even())
+    straight = render(START, rng=np.random.default_rng(5), size=SMALL, effects=Effects.none(), **flat)  # type: ignore[arg-type]
+    bent = render(START, rng=np.random.default_rng(5), size=SMALL, effects=Effects(barrel=0.12), **flat)  # type: ignore[arg-type]
+    matrix, coeffs = lens_calibration(SMALL, bent.barrel)
+    back = cv2.undistortPoints(bent.corners[:, None, :], matrix, coeffs, P=matrix)[:, 0, :]
+    assert np.abs(back - straight.corners).max() < 0.5
+
+
+def test_render_checkers_stand_where_the_layout_says() -> None:
+    """Independent check: sample the rectified image at each point's first
+    checker and compare its brightness with the empty point's."""
+    import cv2
+
+    plain = dict(camera=CameraPose(rotation_deg=90, tilt_deg=20, distance=2.5), lighting=Lighting.even(), effects=Effects.none())
+    empty = Layout(top=(0,) * 12, bottom=(0,) * 12)
+    board = Layout(top=(1, -2, 0, 3, 0, 0, -1, 0, 0, 5, 0, 0), bottom=(0, 0, -5, 0, 0, 2, 0, 0, 0, 0, 1, -1))
+    for layout in (empty, board):
+        shot = render(layout, rng=np.random.default_rng(6), size=(800, 800), style="felt-green", **plain)  # type: ignore[arg-type]
+        style = STYLES["felt-green"]
+        rect_w, rect_h = 12 * 40 + style.bar_width * 40, style.board_height * 40
+        target = np.array([[0, 0], [rect_w, 0], [rect_w, rect_h], [0, rect_h]], np.float32)
+        top_down = cv2.warpPerspective(shot.image, cv2.getPerspectiveTransform(shot.corners, target), (int(rect_w), int(rect_h)))
+        grey = cv2.cvtColor(top_down, cv2.COLOR_BGR2GRAY).astype(float)
+        for row, counts in (("top", layout.top), ("bottom", layout.bottom)):
+            for index, count in enumerate(counts):
+                x = (index + 0.5 + (style.bar_width if index >= 6 else 0)) * 40
+                y = style.checker_radius * 40 if row == "top" else rect_h - style.checker_radius * 40
+                value = grey[int(y) - 3 : int(y) + 4, int(x) - 3 : int(x) + 4].mean()
+                if count > 0:
+                    assert value > 170, (row, index, value)
+                elif count < 0:
+                    assert value < 70, (row, index, value)
+
+
+def test_render_command_writes_image_and_corners(tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    import cv2
+
+    from firmware.cli import main
+
+    out = tmp_path / "board.png"
+    code = main(["render", "4HPwATDgc/ABMA", "-o", str(out), "--seed", "2", "--size", "320x240", "--dice", "31", "--json"])
+    assert code == 0
+    reply = json.loads(capsys.readouterr().out)
+    assert len(reply["corners"]) == 4 and reply["occluded"] is False
+    assert reply["layout"]["top"] == list(START.top)
+    image = cv2.imread(str(out))
+    assert image is not None and image.shape == (240, 320, 3)
+    shot = render(START, rng=np.random.default_rng(2), size=(320, 240), dice=(3, 1))
+    assert np.allclose(np.array(reply["corners"]), shot.corners, atol=0.01)
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["render", "nonsense", "-o", "{out}"], "'nonsense'"),
+        (["render", "4HPwATDgc/ABMA", "-o", "{out}", "--style", "plaid"], "'plaid'"),
+        (["render", "4HPwATDgc/ABMA", "-o", "{out}", "--size", "12"], "'12'"),
+        (["render", "4HPwATDgc/ABMA", "-o", "{out}", "--dice", "71"], "'71'"),
+        (["render", "4HPwATDgc/ABMA", "-o", "{out}", "--cube", "3"], "C3"),
+        (["render", "4HPwATDgc/ABMA", "-o", "{missing}"], "cannot write"),
+    ],
+)
+def test_render_command_bad_input_exits_2(
+    argv: list[str], message: str, tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from firmware.cli import main
+
+    filled = [a.format(out=tmp_path / "x.png", missing=tmp_path / "no" / "x.png") for a in argv]
+    assert main(filled) == 2
+    assert message in capsys.readouterr().err
