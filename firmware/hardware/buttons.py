@@ -2,16 +2,16 @@
 
 Each player has two buttons and the board has two shared ones:
 
-===========  ==========================================================  =========
-role         meaning (the referee decides by state)                      acts on
-===========  ==========================================================  =========
-``main``     roll at the start of the turn, end the turn, take a double,  press
-             accept the opponent's flagged move (X1), confirm
-``second``   offer a double (C1), drop (C2); **held** ``hold_s``: resign   release /
-             (S3, the opponent then accepts with ``main``)                 hold
-``new_game`` shared; only a **hold** starts a new game (no accidents)      hold
-``pause``    shared; pause / resume the clock                             press
-===========  ==========================================================  =========
+- ``main`` (per player, acts on press): roll at the start of the turn, end the
+  turn, take a double, accept the opponent's flagged move (X1), confirm;
+- ``second`` (per player): a short press, reported on release, offers a double
+  (C1) or drops (C2); **held** ``hold_s`` (3 s) it offers to resign (S3), and
+  the opponent accepts with their ``main``;
+- ``new_game`` (shared): acts only when **held** ``hold_s``, so a knock never
+  ends a match;
+- ``pause`` (shared, acts on press): pause / resume the clock.
+
+The referee decides what a press means in its current state.
 
 Buttons are wired from the GPIO to ground and use the internal pull-ups;
 gpiozero debounces them (``bounce_s``). A button that can be held reports a
