@@ -119,7 +119,7 @@ def _reasons(
             )
         else:
             reasons.append(
-                Reason("M6", f"{most - used} die{'s' if most - used > 1 else ''} left unused that could be played")
+                Reason("M6", f"{most - used} {'dice' if most - used > 1 else 'die'} left unused that could be played")
             )
     elif rules.least_waste and not broken:
         reasons.append(Reason("E5", "another play bears off wasting fewer pips"))

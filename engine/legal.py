@@ -61,7 +61,7 @@ def legal_plays(position: Position, dice: Dice, rules: Rules = STANDARD) -> tupl
 
 def count_legal(position: Position, dice: Dice, rules: Rules = STANDARD) -> int:
     """How many distinct legal outcomes there are (1 for a forced pass)."""
-    return len(_search(position, dice, rules))
+    return len(_search(position, dice, rules, paths=False))
 
 
 def _sort_key(play: Play) -> tuple[tuple[int, int], ...]:
@@ -93,14 +93,214 @@ def side_key(side: Side) -> int:
     return key
 
 
-def _search(position: Position, dice: Dice, rules: Rules) -> dict[int, tuple[Step, ...]]:
-    """Keys of the legal outcomes, each with one sequence of steps reaching it."""
+def _search(position: Position, dice: Dice, rules: Rules, *, paths: bool = True) -> dict[int, tuple[Step, ...]]:
+    """Keys of the legal outcomes, each with one sequence of steps reaching it
+    (with ``paths=False`` the steps may be left empty where that is faster)."""
+    if _plain(rules):
+        if dice.is_double:
+            fast = _spread_double(position, dice, rules, paths=paths)
+        else:
+            fast = _pair(position, dice, rules, paths=paths)
+        if fast is not None:
+            return fast
+    return _dfs(position, dice, rules)
+
+
+def _plain(rules: Rules) -> bool:
+    """Rules under which the shortcuts below give exactly the search's answer."""
+    return rules.hitting and not (rules.head_limit or rules.no_lone_prime or rules.no_hit_and_run)
+
+
+def _opposing(position: Position, rules: Rules) -> list[int]:
+    """The opponent's checkers on each of my points (index 1..24)."""
+    them = position.them
+    if rules.long_geometry:
+        return [0, *them[13:25], *them[1:13], 0]
+    return [0, *them[24:0:-1], 0]
+
+
+def _pair(position: Position, dice: Dice, rules: Rules, *, paths: bool) -> dict[int, tuple[Step, ...]] | None:
+    """A non-double with no checker on the bar and at least two outside home.
+
+    No bear-off is then possible (E1) and no move changes what another may do,
+    so the plays are every pair of single moves by different checkers plus
+    one checker taking both dice through an open stop (D3). None when some
+    other case applies, or when no play uses both dice (the search decides).
+    """
+    me = position.me
+    if me[BAR] or sum(me[7:25]) < 2:
+        return None
+    opp = _opposing(position, rules)
+    high, low = dice.high, dice.low
+    base = side_key(me)
+    singles: list[list[tuple[int, int, int, int]]] = []
+    for die in (high, low):
+        moves = []
+        for start in range(24, die, -1):
+            if me[start]:
+                end = start - die
+                there = opp[end]
+                if there < 2:
+                    hit = 1 << (_HIT_SHIFT + end) if there else 0
+                    moves.append((start, end, (1 << (4 * end)) - (1 << (4 * start)), hit))
+        singles.append(moves)
+    found: dict[int, tuple[Step, ...]] = {}
+    if not paths:
+        keys = {
+            (base + d1 + d2) | h1 | h2
+            for s1, _, d1, h1 in singles[0]
+            for s2, _, d2, h2 in singles[1]
+            if s1 != s2 or me[s1] > 1
+        }
+        found = dict.fromkeys(keys, ())
+    for s1, e1, d1, h1 in singles[0] if paths else ():
+        for s2, e2, d2, h2 in singles[1]:
+            if s1 != s2 or me[s1] > 1:
+                key = (base + d1 + d2) | h1 | h2
+                if key not in found:
+                    found[key] = ((s1, e1, bool(h1), high), (s2, e2, bool(h2) and e2 != e1, low))
+    for start in range(24, high + low, -1):
+        if not me[start]:
+            continue
+        end = start - high - low
+        if opp[end] > 1:
+            continue
+        last = 1 << (_HIT_SHIFT + end) if opp[end] else 0
+        for first, second in ((high, low), (low, high)):
+            stop = start - first
+            if opp[stop] > 1:
+                continue
+            hit_stop = 1 << (_HIT_SHIFT + stop) if opp[stop] else 0
+            key = (base + (1 << (4 * end)) - (1 << (4 * start))) | hit_stop | last
+            if key not in found:
+                found[key] = ((start, stop, bool(hit_stop), first), (stop, end, bool(last), second))
+    return found or None
+
+
+def _spread_double(
+    position: Position, dice: Dice, rules: Rules, *, paths: bool
+) -> dict[int, tuple[Step, ...]] | None:
+    """A double where no bear-off is possible: at least four checkers outside
+    home once the bar checkers have entered.
+
+    Bar checkers enter first (M4); then each checker may take as many steps
+    as its path of open stops allows (D3), and the plays are the ways to share
+    the most steps that can be played (M6) among the checkers.
+    """
+    die = dice.first
+    me = list(position.me)
+    opp = _opposing(position, rules)
+    entry = BAR - die
+    prefix: list[Step] = []
+    left = 4
+    hits = 0
+    while me[BAR] and left:
+        if opp[entry] > 1:
+            return {side_key(position.me) | hits: tuple(prefix)} if not prefix else None
+        me[BAR] -= 1
+        me[entry] += 1
+        hit = opp[entry] == 1 and not hits
+        if hit:
+            hits = 1 << (_HIT_SHIFT + entry)
+        prefix.append((BAR, entry, hit, die))
+        left -= 1
+    if me[BAR] or not left:
+        return {side_key(tuple(me)) | hits: tuple(prefix)}
+    if sum(me[7:25]) < left:
+        return None
+    # For each point: its checkers and how many steps one of them can take.
+    options: list[list[tuple[int, int, int, tuple[Step, ...]]]] = []
+    capacity = 0
+    for start in range(24, die, -1):
+        count = me[start]
+        if not count:
+            continue
+        reach = 0
+        stop = start - die
+        while reach < left and stop >= 1 and opp[stop] < 2:
+            reach += 1
+            stop -= die
+        if not reach:
+            continue
+        capacity += min(count * reach, left)
+        options.append(_shares(start, count, reach, left, die, opp))
+    total = min(capacity, left)
+    if total == 0:
+        return {side_key(tuple(me)) | hits: tuple(prefix)}
+    found: dict[int, tuple[Step, ...]] = {}
+    base = side_key(tuple(me))
+
+    last = len(options)
+    # reachable[i]: the most steps the points from i on can take together.
+    reachable = [0] * (last + 1)
+    for index in range(last - 1, -1, -1):
+        reachable[index] = reachable[index + 1] + options[index][-1][0]
+
+    def combine(index: int, remaining: int, delta: int, hit_bits: int, steps: tuple[Step, ...]) -> None:
+        """Choose the next point that moves (points in between stay)."""
+        for point in range(index, last):
+            if reachable[point] < remaining:
+                return
+            rest = reachable[point + 1]
+            for used, d, h, s in options[point]:
+                if used > remaining or used + rest < remaining:
+                    continue
+                if used == remaining:
+                    key = (base + delta + d) | hit_bits | h
+                    if key not in found:
+                        found[key] = steps + s if paths else ()
+                else:
+                    combine(point + 1, remaining - used, delta + d, hit_bits | h, steps + s if paths else ())
+
+    combine(0, total, 0, hits, tuple(prefix))
+    return found
+
+
+def _shares(
+    start: int, count: int, reach: int, left: int, die: int, opp: list[int]
+) -> list[tuple[int, int, int, tuple[Step, ...]]]:
+    """Every way to move one or more of ``count`` checkers from ``start``, each
+    at most ``reach`` steps of ``die``, using at most ``left`` steps in all:
+    (steps used, key delta, hit bits, the steps), fewest steps first."""
+    result: list[tuple[int, int, int, tuple[Step, ...]]] = []
+
+    def walk(k: int) -> tuple[int, int, tuple[Step, ...]]:
+        delta = (1 << (4 * (start - k * die))) - (1 << (4 * start))
+        hit_bits = 0
+        steps: list[Step] = []
+        for j in range(1, k + 1):
+            end = start - j * die
+            hit = opp[end] == 1
+            if hit:
+                hit_bits |= 1 << (_HIT_SHIFT + end)
+            steps.append((end + die, end, hit, die))
+        return delta, hit_bits, tuple(steps)
+
+    walks = [walk(k) for k in range(reach + 1)]
+
+    def parts(
+        checkers: int, biggest: int, remaining: int, used: int, delta: int, hit_bits: int, steps: tuple[Step, ...]
+    ) -> None:
+        if used:
+            result.append((used, delta, hit_bits, steps))
+        if checkers == 0:
+            return
+        for k in range(min(biggest, remaining), 0, -1):
+            d, h, s = walks[k]
+            # A second checker through the same blot finds it gone: mark each hit once.
+            s = tuple((a, b, hit and not (hit_bits >> (_HIT_SHIFT + b) & 1), die_) for a, b, hit, die_ in s)
+            parts(checkers - 1, k, remaining - k, used + k, delta + d, hit_bits | h, steps + s)
+
+    parts(count, reach, left, 0, 0, 0, ())
+    result.sort(key=lambda share: share[0])
+    return result
+
+
+def _dfs(position: Position, dice: Dice, rules: Rules) -> dict[int, tuple[Step, ...]]:
+    """The general search: one checker, one die at a time, every rule checked."""
     me = list(position.me)
     them = position.them
-    opposite = rules.opposite
-    opp = [0] * 26
-    for point in range(1, 25):
-        opp[point] = them[opposite(point)]
+    opp = _opposing(position, rules)
     block = 2 if rules.hitting else 1
     track_run = rules.no_hit_and_run
     head_limit = 99
@@ -120,11 +320,15 @@ def _search(position: Position, dice: Dice, rules: Rules) -> dict[int, tuple[Ste
         if old is None or (clean and not old[1]):
             bucket[key] = (tuple(path), clean)
 
-    def step(dice_left: tuple[int, ...], depth: int, key: int, outside: int, ran_mask: int, heads: int, clean: bool) -> None:
+    def step(
+        dice_left: tuple[int, ...], depth: int, key: int, outside: int, ran_mask: int, heads: int, clean: bool, top: int
+    ) -> None:
         die = dice_left[0]
         rest = dice_left[1:]
         moved = False
-        sources = (BAR,) if me[BAR] else range(24, 0, -1)
+        while not me[top]:
+            top -= 1
+        sources = (BAR,) if me[BAR] else range(min(top, 24), 0, -1)
         for start in sources:
             if not me[start]:
                 continue
@@ -167,7 +371,7 @@ def _search(position: Position, dice: Dice, rules: Rules) -> dict[int, tuple[Ste
                 if not double or state not in seen:
                     if double:
                         seen.add(state)
-                    step(rest, depth + 1, new_key, new_outside, new_ran, heads + (start == 24), new_clean)
+                    step(rest, depth + 1, new_key, new_outside, new_ran, heads + (start == 24), new_clean, top)
             elif not record_all:
                 record(depth + 1, new_key, new_clean)
             path.pop()
@@ -181,10 +385,10 @@ def _search(position: Position, dice: Dice, rules: Rules) -> dict[int, tuple[Ste
     key0 = side_key(position.me)
     outside0 = sum(me[7:26])
     if double:
-        step(dice.moves, 0, key0, outside0, 0, 0, True)
+        step(dice.moves, 0, key0, outside0, 0, 0, True, BAR)
     else:
-        step((dice.high, dice.low), 0, key0, outside0, 0, 0, True)
-        step((dice.low, dice.high), 0, key0, outside0, 0, 0, True)
+        step((dice.high, dice.low), 0, key0, outside0, 0, 0, True, BAR)
+        step((dice.low, dice.high), 0, key0, outside0, 0, 0, True, BAR)
     if record_all:
         found[0][key0] = ((), True)
         if rules.no_lone_prime:

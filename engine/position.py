@@ -167,7 +167,8 @@ def status(position: Position, rules: Rules = STANDARD) -> Status:
             problems |= Status.TOO_MANY_CHECKERS
         elif total < rules.checkers:
             problems |= Status.TOO_FEW_CHECKERS
-    if any(position.me[p] and position.them[rules.opposite(p)] for p in range(1, 25)):
+    theirs = position.them[13:25] + position.them[1:13] if rules.long_geometry else position.them[24:0:-1]
+    if any(mine and other for mine, other in zip(position.me[1:25], theirs)):
         problems |= Status.SHARED_POINT
     if position.me[OFF] >= rules.checkers and position.them[OFF] >= rules.checkers:
         problems |= Status.BOTH_BORNE_OFF

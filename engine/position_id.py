@@ -42,23 +42,11 @@ def decode(position_id: str) -> tuple[Board25, Board25]:
     except (binascii.Error, ValueError):
         raise NotationError(f"Position ID {position_id!r}: not base64") from None
     key = int.from_bytes(raw, "little")
-    boards: list[list[int]] = [[0] * 25, [0] * 25]
-    player = slot = 0
-    count = 0
-    for bit in range(80):
-        if key >> bit & 1:
-            count += 1
-            continue
-        boards[player][slot] = count
-        count = 0
-        slot += 1
-        if slot == 25:
-            player += 1
-            slot = 0
-            if player == 2:
-                break
-    if player != 2:
+    # Runs of 1-bits between 0-bits, lowest bit first.
+    runs = [len(run) for run in bin(key)[2:].zfill(80)[::-1].split("0")]
+    if len(runs) < 51:
         raise NotationError(f"Position ID {position_id!r}: the key does not hold two boards")
+    boards = (runs[:25], runs[25:50])
     if any(sum(b) > 15 for b in boards):
         raise NotationError(f"Position ID {position_id!r}: more than 15 checkers for one player")
     return tuple(boards[0]), tuple(boards[1])

@@ -14,7 +14,7 @@ presets found by name with :func:`find_variant` (as python-chess's
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from engine.errors import NotationError
 
@@ -42,10 +42,11 @@ class Rules:
     backgammons: bool = True  # S2; the seed-000 profile scores 1 or 2 only
     cube: bool = True  # V3 plays without a cube unless players turn it on
 
-    @property
-    def checkers(self) -> int:
-        """Checkers per player (15, or 3 in Hypergammon)."""
-        return sum(n for _, n in self.start)
+    checkers: int = field(init=False)
+    """Checkers per player (15, or 3 in Hypergammon), from ``start``."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "checkers", sum(n for _, n in self.start))
 
     def opposite(self, point: int) -> int:
         """The opponent's number for my ``point`` (1..24), B2: 25 - n.
