@@ -282,6 +282,7 @@ def render(
     effects: Effects | None = None,
     board_seed: int | None = None,
     props_over_checkers: bool = False,
+    noise_rng: np.random.Generator | None = None,
 ) -> Rendered:
     """Render ``layout`` as a camera photo of ``size`` (width, height).
 
@@ -293,7 +294,9 @@ def render(
     clear of the checkers unless ``props_over_checkers``. ``board_seed`` fixes
     the board's grain (a physical board keeps it between frames; drawn from
     ``rng`` when None). ``occlusion`` puts a hand, an arm or a dice cup over
-    part of the playing area and sets ``Rendered.occluded``.
+    part of the playing area and sets ``Rendered.occluded``. ``noise_rng``,
+    when given, draws the sensor noise instead of ``rng``: one scene (same
+    ``rng`` seed) seen in several frames, each with fresh noise.
     """
     if occlusion not in OCCLUSIONS:
         raise ValueError(f"occlusion {occlusion!r}: expected one of {', '.join(OCCLUSIONS)}")
@@ -364,7 +367,7 @@ def render(
     if effects.motion_px > 1:
         image = np.asarray(cv2.filter2D(image, -1, motion_kernel(effects.motion_px, effects.motion_deg)), np.uint8)
     if effects.noise_sigma > 0:
-        image = add_noise(image, effects.noise_sigma, rng)
+        image = add_noise(image, effects.noise_sigma, rng if noise_rng is None else noise_rng)
     if effects.jpeg_quality is not None:
         image = jpeg(image, effects.jpeg_quality)
 
