@@ -49,7 +49,7 @@ from dataclasses import dataclass
 from engine.dice import Dice
 from engine.errors import NardrefError, NotationError
 from engine.judge import nearest
-from engine.legal import find_play, legal_plays
+from engine.legal import legal_plays
 from engine.match import (
     AcceptResign,
     Beaver,
@@ -70,6 +70,7 @@ from engine.match import (
     apply,
     literal_after,
     new_match,
+    resolve_play,
 )
 from engine.play import Play
 from engine.position import Position
@@ -374,7 +375,12 @@ def _replay_game(state: MatchState, game: MatGame) -> tuple[MatchState, list[Eve
             if action.play == TIMED_OUT:
                 state = _step(state, TimeOut(action.player), action, game, events)
                 continue
-            move: Event = Played(action.player, Play.parse(action.play)) if action.play else Pass(action.player)
+            move: Event = Pass(action.player)
+            if action.play:
+                written = Play.parse(action.play)
+                assert state.dice is not None
+                legal = resolve_play(state.position, state.dice, written, state.settings.rules)
+                move = Played(action.player, legal.play if legal is not None else written)
             state = _step(state, move, action, game, events)
         elif action.kind == DOUBLE:
             state = _step(state, Double(action.player), action, game, events)
@@ -464,9 +470,12 @@ def format_record(record: MatchRecord) -> str:
         for action in game.actions:
             text = _format_cell(action)
             if action.kind == WIN:
-                rows.append(["", ""])
-                rows[-1][action.player] = text
-                rows[-1].append("win")
+                last = rows[-1] if rows else None
+                if last is not None and len(last) == 2 and not last[action.player] and (action.player == 1 or not last[1]):
+                    last[action.player] = text  # on the row of the drop, as GNU Backgammon writes it
+                else:
+                    rows.append(["", "", "win"])
+                    rows[-1][action.player] = text
                 continue
             if not rows or rows[-1][action.player] or len(rows[-1]) > 2 or (action.player == 0 and rows[-1][1]):
                 rows.append(["", ""])
@@ -599,19 +608,23 @@ def _board_id(event: Played | Pass, seen: Position, rules: Rules) -> str:
 def _written_play(
     written: MatchState, event: Played | Pass, seen: Position, after_seen: Position | None
 ) -> tuple[Play, bool]:
-    """The play to write on the written board, and whether it differs from what was played."""
+    """The play to write on the written board, and whether it differs from what was played.
+
+    ``seen`` is the real board before the play, ``after_seen`` the real board
+    after it (None when the play ended the game), both from the mover.
+    """
     assert written.dice is not None
     rules = written.settings.rules
     play = event.play if isinstance(event, Played) else Play()
     board = written.position
-    if board == seen and not (isinstance(event, Played) and event.accepted_illegal):
-        return play, False
-    target = event.after if isinstance(event, Played) and event.after is not None else literal_after(seen, play, rules)
-    found = find_play(board, written.dice, play, rules) if board == seen else None
-    if found is not None and (target is None or found.after == target):
+    accepted = isinstance(event, Played) and event.accepted_illegal
+    if board == seen and not accepted:
+        found = resolve_play(board, written.dice, play, rules)
+        assert found is not None, "the match accepted this play"
         return found.play, False
-    plays = legal_plays(board, written.dice, rules)
+    target = event.after if isinstance(event, Played) and event.after is not None else after_seen
     if target is None:
-        return plays[0].play, True
+        target = literal_after(seen, play, rules) or seen
+    plays = legal_plays(board, written.dice, rules)
     best = nearest(plays, target, rules)
     return (best[0] if best else plays[0]).play, True

@@ -548,9 +548,13 @@ def literal_after(position: Position, play: Play, rules: Rules = STANDARD) -> Po
     return Position(tuple(me), tuple(them))
 
 
-def _find_written(position: Position, dice: Dice, play: Play, rules: Rules) -> LegalPlay | None:
-    """The legal outcome of a written play; a checker that stops on a blot hits it,
-    so ``18/14 14/11`` over a blot on 14 is the hitting play even if unmarked."""
+def resolve_play(position: Position, dice: Dice, play: Play, rules: Rules = STANDARD) -> LegalPlay | None:
+    """The legal outcome of a written play, or None.
+
+    A checker that stops on a blot hits it, so ``18/14 14/11`` over a blot on
+    14 is the hitting play even when the hit is not marked (as many exporters
+    write); otherwise :func:`engine.legal.find_play` decides.
+    """
     literal = literal_after(position, play, rules)
     for legal in legal_plays(position, dice, rules):
         if legal.after == literal:
@@ -571,7 +575,7 @@ def _played(state: MatchState, event: Played | Pass) -> MatchState:
             raise _refuse(f"the board {event.after.position_id()!r} after an accepted play cannot exist: {problems!r}", "X1")
         after = event.after
     else:
-        found = _find_written(state.position, state.dice, play, rules)
+        found = resolve_play(state.position, state.dice, play, rules)
         if found is None:
             seen = event.after if isinstance(event, Played) and event.after is not None else None
             if seen is None:
