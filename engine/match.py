@@ -426,7 +426,8 @@ def _opening(state: MatchState, event: OpeningRoll) -> MatchState:
         return state
     mover = 0 if first > second else 1
     start = Position.start(settings.rules)
-    return dataclasses.replace(state, phase=Phase.MOVE, turn=mover, position=start, dice=event.dice)
+    dice = Dice(max(first, second), min(first, second))  # the mover's die first, as gnubg shows it
+    return dataclasses.replace(state, phase=Phase.MOVE, turn=mover, position=start, dice=dice)
 
 
 def _roll(state: MatchState, event: Roll) -> MatchState:
