@@ -1,0 +1,256 @@
+"""Calibration: where the board is, its bar, its checkers' size and colours,
+learned once from the starting position (rule B4), which labels itself, and
+saved as versioned JSON that every later reading uses.
+
+The board is found from ArUco markers at the corners of the playing area
+(:mod:`vision.markers`), from corners given by hand, or, as a best effort, from
+the board's own outline. The starting position is checked too: a calibration
+from a board set up wrong names the points that are wrong and fails.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from vision.colours import LIGHT, ColourModel, layout_states, learn_from_layout
+from vision.errors import CalibrationError, GeometryError, MarkerError
+from vision.features import estimate_pitch, measure
+from vision.geometry import DEFAULT_WIDTH_PX, BoardGeometry, Image, Lens, make_geometry, rectify
+from vision.layout import Layout
+from vision.read import ReadConfig, point_name, read_rectified, slot_probabilities
+from vision.refusal import RefusalConfig, reference_of
+
+log = logging.getLogger(__name__)
+
+CALIBRATION_VERSION = 1
+
+#: The starting position (B4) as seen with one colour's home bottom-right:
+#: + is that colour, - the other. The mirror image is the other way round.
+START = Layout(top=(5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2), bottom=(-5, 0, 0, 0, 3, 0, 5, 0, 0, 0, 0, -2))
+
+
+def start_layouts() -> tuple[Layout, Layout]:
+    """The two ways the starting position can lie in the rectified board
+    (the other two are these with the colours swapped)."""
+    mirror = Layout(top=START.top[::-1], bottom=START.bottom[::-1])
+    return START, mirror
+
+
+def _negated(layout: Layout) -> Layout:
+    return Layout(top=tuple(-v for v in layout.top), bottom=tuple(-v for v in layout.bottom))
+
+
+@dataclass(frozen=True, eq=False)
+class Calibration:
+    """One board under one camera: geometry, learned colours, what a good
+    frame looks like (``reference``) and the thresholds used to read it."""
+
+    geometry: BoardGeometry
+    colours: ColourModel
+    start_layout: Layout
+    """The starting position as calibration saw it (+ light, - dark): says on
+    which side each colour's home board lies."""
+    reference: dict[str, Any] = field(default_factory=dict)
+    read: ReadConfig = ReadConfig()
+    refusal: RefusalConfig = RefusalConfig()
+    image_size: tuple[int, int] = (0, 0)
+    version: int = CALIBRATION_VERSION
+
+    @property
+    def light_home(self) -> str:
+        """Where the light checkers' home board lies: ``"bottom-right"``,
+        ``"bottom-left"``, ``"top-right"`` or ``"top-left"``."""
+        five_on_six = [(r, c) for r, row in enumerate((self.start_layout.top, self.start_layout.bottom)) for c, v in enumerate(row) if v == 5]
+        row, col = five_on_six[0] if five_on_six[0][1] in (5, 6) else five_on_six[1]
+        return f"{('top', 'bottom')[row]}-{'left' if col == 5 else 'right'}"
+
+    def to_json(self) -> dict[str, Any]:
+        g = self.geometry
+        return {
+            "format": "nardref-calibration",
+            "version": self.version,
+            "image_size": list(self.image_size),
+            "geometry": {
+                "corners": [list(c) for c in g.corners],
+                "size": list(g.size),
+                "bar": list(g.bar),
+                "pitch_px": g.pitch_px,
+                "lens": None
+                if g.lens is None
+                else {"camera_matrix": [list(r) for r in g.lens.camera_matrix], "dist_coeffs": list(g.lens.dist_coeffs)},
+            },
+            "colours": self.colours.to_json(),
+            "start_layout": {"top": list(self.start_layout.top), "bottom": list(self.start_layout.bottom)},
+            "reference": self.reference,
+            "read": self.read.to_json(),
+            "refusal": self.refusal.to_json(),
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> Calibration:
+        if not isinstance(data, dict) or data.get("format") != "nardref-calibration":
+            raise CalibrationError("not a nardref calibration (expected a JSON object with format 'nardref-calibration')")
+        version = data.get("version")
+        if version != CALIBRATION_VERSION:
+            raise CalibrationError(f"calibration version {version!r}: this nardref reads version {CALIBRATION_VERSION}; calibrate again")
+        try:
+            g = data["geometry"]
+            lens = None
+            if g.get("lens"):
+                lens = Lens(
+                    camera_matrix=tuple(tuple(float(v) for v in row) for row in g["lens"]["camera_matrix"]),  # type: ignore[arg-type]
+                    dist_coeffs=tuple(float(v) for v in g["lens"]["dist_coeffs"]),
+                )
+            geometry = BoardGeometry(
+                corners=tuple((float(x), float(y)) for x, y in g["corners"]),
+                size=(int(g["size"][0]), int(g["size"][1])),
+                bar=(float(g["bar"][0]), float(g["bar"][1])),
+                pitch_px=float(g["pitch_px"]),
+                lens=lens,
+            )
+            start = data["start_layout"]
+            return cls(
+                geometry=geometry,
+                colours=ColourModel.from_json(data["colours"]),
+                start_layout=Layout(top=tuple(start["top"]), bottom=tuple(start["bottom"])),
+                reference=dict(data.get("reference") or {}),
+                read=ReadConfig.from_json(data.get("read") or {}),
+                refusal=RefusalConfig.from_json(data.get("refusal") or {}),
+                image_size=(int(data["image_size"][0]), int(data["image_size"][1])),
+                version=int(version),
+            )
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            if isinstance(exc, CalibrationError):
+                raise
+            raise CalibrationError(f"calibration is incomplete or malformed: {type(exc).__name__}: {exc}") from None
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(json.dumps(self.to_json(), indent=1) + "\n", encoding="utf-8")
+
+    @classmethod
+    def load(cls, path: str | Path) -> Calibration:
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise CalibrationError(f"calibration file {str(path)!r}: cannot read it ({exc.strerror})") from None
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise CalibrationError(f"calibration file {str(path)!r}: not JSON ({exc.msg} at line {exc.lineno})") from None
+        try:
+            return cls.from_json(data)
+        except CalibrationError as exc:
+            raise CalibrationError(f"calibration file {str(path)!r}: {exc}") from None
+
+
+def _fit(rectified: Image, geometry: BoardGeometry, layout: Layout, config: ReadConfig) -> tuple[float, ColourModel, bool]:
+    """How well ``layout`` explains the board at this geometry: the mean log
+    probability of the known slot states under colours learned from it."""
+    features = measure(rectified, geometry)
+    try:
+        model, pos_light = learn_from_layout(features, layout)
+    except CalibrationError:
+        return -np.inf, None, True  # type: ignore[return-value]
+    prob, _ = slot_probabilities(features, model, config=config)
+    states = layout_states(layout, geometry.slots)
+    if not pos_light:
+        states = np.where(states == 0, 0, 3 - states).astype(np.int8)
+    chosen = np.take_along_axis(prob, states[..., None].astype(np.intp), axis=-1)[..., 0]
+    return float(np.log(np.maximum(chosen, 1e-6)).mean()), model, pos_light
+
+
+def _orders(corners: npt.NDArray[np.float32], *, rotations: bool) -> list[npt.NDArray[np.float32]]:
+    if not rotations:
+        return [corners]
+    return [corners, np.roll(corners, -1, axis=0)]
+
+
+def calibrate(
+    image: Image,
+    corners: npt.ArrayLike | None = None,
+    *,
+    width_px: int = DEFAULT_WIDTH_PX,
+    lens: Lens | None = None,
+    read: ReadConfig = ReadConfig(),
+    refusal: RefusalConfig = RefusalConfig(),
+) -> Calibration:
+    """Calibrate from a frame (h, w, 3) BGR uint8 showing the starting
+    position (B4) on a clear board. ``corners`` (4, 2) TL, TR, BR, BL in image
+    px, or 6 for a folding board; without them the ArUco markers are looked
+    for, then the board's outline. Raises :class:`CalibrationError` naming the
+    points that are not set up as the starting position."""
+    from vision.markers import find_board_outline, find_marker_corners
+
+    if image.ndim != 3 or image.shape[2] != 3:
+        raise CalibrationError(f"image of shape {image.shape!r}: expected a colour frame (h, w, 3)")
+    rotations = False
+    if corners is None:
+        try:
+            quad = find_marker_corners(image)
+        except MarkerError as exc:
+            log.info("%s; trying the board's outline", exc)
+            quad = find_board_outline(image)
+            rotations = True
+    else:
+        quad = np.asarray(corners, np.float32).reshape(-1, 2)
+    best: tuple[float, BoardGeometry, Layout, ColourModel, bool] | None = None
+    for order in _orders(quad, rotations=rotations):
+        try:
+            base = make_geometry(order, image, width_px=width_px, lens=lens)
+        except GeometryError:
+            if rotations:
+                continue
+            raise
+        rectified = rectify(image, base)
+        guess = estimate_pitch(rectified, base)
+        pitches = sorted({round(guess * f, 2) for f in (0.94, 0.97, 1.0, 1.03, 1.06)} | {round(base.point_width_px * f, 2) for f in (0.88, 0.92, 0.96)})
+        for pitch in pitches:
+            try:
+                geometry = replace(base, pitch_px=pitch)
+            except GeometryError:
+                continue
+            for layout in start_layouts():
+                score, model, pos_light = _fit(rectified, geometry, layout, read)
+                if best is None or score > best[0]:
+                    best = (score, geometry, layout, model, pos_light)
+    if best is None:
+        raise CalibrationError("could not lay out the board from the corners found")
+    score, geometry, layout, model, pos_light = best
+    seen = layout if pos_light else _negated(layout)
+    log.info("calibration fit %.3f, pitch %.1f px, bar %s", score, geometry.pitch_px, geometry.bar)
+    rectified = rectify(image, geometry)
+    reading = read_rectified(rectified, geometry, model, config=read, refusal_config=refusal)
+    if reading.refusal is not None:
+        raise CalibrationError(f"cannot calibrate: {reading.refusal.message}", reason=reading.refusal.reason)
+    wrong = [
+        f"{point_name(r, c)} (expected {expected:+d}, saw {int(reading.counts[r, c]):+d})"
+        for r, row in enumerate((seen.top, seen.bottom))
+        for c, expected in enumerate(row)
+        if int(reading.counts[r, c]) != expected
+    ]
+    if reading.bar_light or reading.bar_dark:
+        wrong.append(f"bar (expected empty, saw {reading.bar_light} light and {reading.bar_dark} dark)")
+    if wrong:
+        raise CalibrationError(
+            "the board is not set up as the starting position (B4: 2 checkers on the 24-point, 5 on the 13, "
+            f"3 on the 8, 5 on the 6 for each side), or something lies on it: {'; '.join(wrong)}",
+            reason="not_start_position",
+        )
+    light_slots = int((layout_states(seen, geometry.slots) == LIGHT).sum())
+    log.debug("calibrated on %d light slots", light_slots)
+    return Calibration(
+        geometry=geometry,
+        colours=model,
+        start_layout=seen,
+        reference=reference_of(image, geometry, rectified),
+        read=read,
+        refusal=refusal,
+        image_size=(int(image.shape[1]), int(image.shape[0])),
+    )

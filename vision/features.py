@@ -1,0 +1,132 @@
+"""Per-slot measurements on a rectified board: a small picture of each slot.
+
+A *slot* is the place one checker occupies on a point (see
+:func:`vision.geometry.slot_centres`). Each slot is resampled to a small
+``T x T`` Lab patch spanning one checker's diameter; a checker shows its
+round face, rim and edge in it, an empty slot the triangle and the felt or
+wood around it. Comparing patches with templates learned for this board
+(:mod:`vision.colours`) judges shape and colour together: a white checker on
+a white point still differs by its round rim, a dark one on a dark point by
+its edge and highlights.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.geometry import BoardGeometry, Image, bar_slot_centres, slot_centres
+
+FloatArray = npt.NDArray[np.float32]
+
+#: Patch side in template pixels (one checker diameter).
+PATCH = 9
+#: Channels of a patch: L, a, b and the lightness edge strength.
+CHANNELS = 4
+#: Scale of the edge channel against colour.
+EDGE_WEIGHT = 0.1
+
+
+@dataclass(frozen=True, eq=False)
+class SlotFeatures:
+    """Patches of every slot of one rectified board.
+
+    ``patches``: (2, 12, S, T, T, 4) Lab (OpenCV 8-bit scale) and the
+    lightness edge strength, rows top (TL->TR) and bottom (BL->BR); ``bar``:
+    (B, T, T, 4) along the bar, top to bottom; ``lab``: (2, 12, S, 3) the mean
+    colour of each slot's centre.
+    """
+
+    patches: FloatArray
+    bar: FloatArray
+
+    @property
+    def lab(self) -> FloatArray:
+        c = PATCH // 2
+        return np.asarray(self.patches[..., c - 1 : c + 2, c - 1 : c + 2, :3].mean(axis=(-3, -2)), np.float32)
+
+
+def to_lab(rectified: Image) -> FloatArray:
+    """(h, w, 3) BGR uint8 -> (h, w, 3) float32 Lab (L 0..255, a/b centred on 128)."""
+    return np.asarray(cv2.cvtColor(rectified, cv2.COLOR_BGR2Lab), np.float32)
+
+
+def _patches(small: FloatArray, centres: FloatArray, scale: float) -> FloatArray:
+    """Bilinear T x T patches of ``small`` around ``centres`` (..., 2) given in
+    rectified px (``scale`` rectified -> small); (..., T, T, 3)."""
+    lead = centres.shape[:-1]
+    flat = centres.reshape(-1, 2) * scale
+    offsets = np.arange(PATCH, dtype=np.float32) - (PATCH - 1) / 2
+    map_x = (flat[:, 0, None, None] + offsets[None, None, :] + 0 * offsets[None, :, None]).astype(np.float32)
+    map_y = (flat[:, 1, None, None] + offsets[None, :, None] + 0 * offsets[None, None, :]).astype(np.float32)
+    n = len(flat)
+    out = cv2.remap(
+        small,
+        map_x.reshape(n * PATCH, PATCH),
+        map_y.reshape(n * PATCH, PATCH),
+        cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+    return np.asarray(out, np.float32).reshape(*lead, PATCH, PATCH, CHANNELS)
+
+
+def measure(rectified: Image, geometry: BoardGeometry) -> SlotFeatures:
+    """Slot patches of a rectified board (height, width, 3) BGR uint8."""
+    lab = to_lab(rectified)
+    scale = PATCH / geometry.pitch_px
+    height, width = lab.shape[:2]
+    lightness = cv2.GaussianBlur(lab[:, :, 0], (3, 3), 0)
+    edges = np.abs(cv2.Sobel(lightness, cv2.CV_32F, 1, 0, ksize=3)) + np.abs(cv2.Sobel(lightness, cv2.CV_32F, 0, 1, ksize=3))
+    lab = np.concatenate([lab, EDGE_WEIGHT * edges[:, :, None]], axis=2)
+    small = np.asarray(
+        cv2.resize(lab, (max(1, round(width * scale)), max(1, round(height * scale))), interpolation=cv2.INTER_AREA),
+        np.float32,
+    )
+    # pixel centres: rectified x maps to x * scale - 0.5 + 0.5 * scale in the small image
+    shift = 0.5 * scale - 0.5
+    centres = slot_centres(geometry)
+    bar_centres = bar_slot_centres(geometry)
+    return SlotFeatures(
+        patches=_patches(small, centres + shift / scale, scale),
+        bar=_patches(small, bar_centres + shift / scale, scale),
+    )
+
+
+def edge_magnitude(lab: FloatArray) -> FloatArray:
+    """Sum over the Lab channels of |d/dx| + |d/dy| after a light blur, (h, w)."""
+    blurred = cv2.GaussianBlur(lab, (3, 3), 0)
+    gx = np.abs(cv2.Sobel(blurred, cv2.CV_32F, 1, 0, ksize=3)).sum(axis=2)
+    gy = np.abs(cv2.Sobel(blurred, cv2.CV_32F, 0, 1, ksize=3)).sum(axis=2)
+    return np.asarray(gx + gy, np.float32)
+
+
+def estimate_pitch(rectified: Image, geometry: BoardGeometry) -> float:
+    """The distance between neighbouring checkers along a point, rectified px,
+    from the period of the edges along the points (checkers in a line repeat
+    every diameter); 0.92 point widths when the board shows no such period."""
+    edges = edge_magnitude(to_lab(rectified))
+    width = geometry.point_width_px
+    height = geometry.size[1]
+    centres = slot_centres(geometry)[0, :, 0, 0]
+    half = int(height * 0.5)
+    total = np.zeros(half, np.float64)
+    for cx in centres:
+        x0, x1 = int(cx - 0.15 * width), int(cx + 0.15 * width) + 1
+        for profile in (edges[:half, x0:x1].mean(axis=1), edges[height - half :, x0:x1].mean(axis=1)[::-1]):
+            p = profile - profile.mean()
+            total += np.correlate(p, p, mode="full")[half - 1 :]
+    lo, hi = int(0.6 * width), min(int(1.3 * width), half - 2)
+    if hi <= lo or total[0] <= 0:
+        return 0.92 * width
+    peaks = [lag for lag in range(lo, hi) if total[lag] >= total[lag - 1] and total[lag] > total[lag + 1]]
+    if not peaks:
+        return 0.92 * width
+    lag = max(peaks, key=lambda p: total[p])
+    if total[lag] < 0.05 * total[0]:
+        return 0.92 * width
+    a, b, c = total[lag - 1], total[lag], total[lag + 1]
+    denom = a - 2 * b + c
+    return float(lag + 0.5 * (a - c) / denom) if denom < 0 else float(lag)

@@ -1,0 +1,286 @@
+"""The referee's real question: which legal outcome does this photo show?
+
+The engine lists the legal outcomes of the position before the move with the
+dice (:func:`engine.legal.legal_plays`); each is mapped to what a camera
+would see (:func:`vision.layout.layout_from_position`) and compared slot by
+slot with the reading's probabilities. Only slots read with confidence can
+contradict an outcome. The verdict is
+
+- ``legal`` when exactly one outcome survives and the picture supports it
+  everywhere;
+- ``illegal`` when every outcome is contradicted by confidently read slots
+  (the points where the nearest outcomes are contradicted are named, in the
+  mover's numbering and in rectified-board terms);
+- ``refused`` otherwise: the frame cannot be read, two outcomes both fit, or
+  the surviving outcome rests on unsure slots. A legal move is never called
+  illegal because of one misread point: a refusal is preferred.
+
+With the frame from before the move (``before_image``), each slot's change is
+measured as well: a slot that clearly did not change contradicts an outcome
+that moves a checker there, and one that clearly changed contradicts an
+outcome that leaves it alone. Judging what changed is much more robust than
+reading the board from scratch.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from engine.dice import Dice
+from engine.legal import LegalPlay, legal_plays
+from engine.position import Position
+from engine.rules import STANDARD, Rules
+from vision.calibration import Calibration
+from vision.colours import layout_states, template_distance
+from vision.errors import GeometryError
+from vision.features import measure
+from vision.geometry import Image, rectify
+from vision.layout import Home, Layout, Mover, layout_from_position
+from vision.read import Reading, geometry_from_corners, point_name, read_board, read_with_corners
+from vision.refusal import Refusal
+
+log = logging.getLogger(__name__)
+
+FloatArray = npt.NDArray[np.float32]
+Verdict = Literal["legal", "illegal", "refused"]
+
+
+@dataclass(frozen=True)
+class JudgeConfig:
+    """How sure the picture must be. Probabilities are the reader's per slot."""
+
+    #: A slot contradicts an outcome when the outcome's state has at most this probability.
+    contradiction: float = 0.02
+    #: The chosen outcome must give every slot at least this probability.
+    support: float = 0.15
+    #: A slot changed (in spreads of the empty look) when its distance to the before frame exceeds this.
+    changed_spreads: float = 4.0
+    #: A slot did not change when its distance stays below this.
+    unchanged_spreads: float = 1.5
+
+
+@dataclass(frozen=True)
+class Contradiction:
+    """Where the photo contradicts an outcome: the mover's point (1..24, or
+    0 for the bar), its place in the rectified board, what the outcome
+    expects there and what was seen."""
+
+    point: int
+    place: str
+    expected: int
+    seen: int
+
+    def __str__(self) -> str:
+        where = "bar" if self.point == 0 else f"point {self.point}"
+        return f"{where} ({self.place}): expected {self.expected:+d}, saw {self.seen:+d}"
+
+
+@dataclass(frozen=True)
+class PhotoVerdict:
+    """The verdict on one photo: ``verdict``, the chosen ``play`` when legal,
+    the ``contradictions`` and ``nearest`` legal plays when illegal, the
+    ``refusal`` when refused, and the ``reading`` it rests on."""
+
+    verdict: Verdict
+    play: LegalPlay | None = None
+    contradictions: tuple[Contradiction, ...] = ()
+    nearest: tuple[LegalPlay, ...] = ()
+    refusal: Refusal | None = None
+    reading: Reading | None = field(default=None, repr=False, compare=False)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"verdict": self.verdict}
+        if self.play is not None:
+            out["play"] = str(self.play.play)
+            out["after"] = self.play.after.position_id()
+        if self.verdict == "illegal":
+            out["points"] = [
+                {"point": c.point, "place": c.place, "expected": c.expected, "seen": c.seen} for c in self.contradictions
+            ]
+            out["nearest"] = [str(lp.play) for lp in self.nearest]
+        if self.refusal is not None:
+            out["refused"] = self.refusal.reason
+            out["message"] = self.refusal.message
+            out["points"] = list(self.refusal.points)
+        return out
+
+
+Side = Literal["bottom-right", "bottom-left", "top-right", "top-left"]
+
+
+def _mover_point(row: int, col: int, home: Home) -> int:
+    """The mover's point number (B2) at (row, col) of a board whose mover's home is at the bottom."""
+    index = col if home == "bottom-right" else 11 - col
+    return 12 - index if row == 1 else 13 + index
+
+
+@dataclass
+class _Score:
+    layout: Layout
+    plays: list[LegalPlay]
+    contradicted: npt.NDArray[np.bool_]  # (2, 12) points
+    bar_contradicted: bool
+    weak: npt.NDArray[np.bool_]  # (2, 12) points the outcome rests on unsure slots for
+    log_likelihood: float
+
+    @property
+    def consistent(self) -> bool:
+        return not self.contradicted.any() and not self.bar_contradicted
+
+    @property
+    def contradictions(self) -> int:
+        return int(self.contradicted.sum()) + int(self.bar_contradicted)
+
+
+def slot_changes(before: Image, after: Image, calibration: Calibration, *, config: JudgeConfig = JudgeConfig()) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+    """(changed, unchanged), each (2, 12, S): the slots that clearly changed
+    between two frames (h, w, 3) of the same calibrated board, and those that
+    clearly did not."""
+    geometry = calibration.geometry
+    f_before = measure(rectify(before, geometry), geometry)
+    f_after = measure(rectify(after, geometry), geometry)
+    distance = template_distance(f_after.patches, f_before.patches) / float(calibration.colours.spread[0])
+    return distance > config.changed_spreads, distance < config.unchanged_spreads
+
+
+def judge_reading(
+    before: Position,
+    dice: Dice,
+    reading: Reading,
+    *,
+    mover: Mover = "light",
+    home: Side = "bottom-right",
+    rules: Rules = STANDARD,
+    config: JudgeConfig = JudgeConfig(),
+    changes: tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]] | None = None,
+) -> PhotoVerdict:
+    """Judge a reading of the photo after the move (see the module's docstring).
+    ``home``: where the mover's home board lies in the rectified board (a
+    fixed camera sees one player's home at the top). ``changes``: (changed,
+    unchanged) slot masks (2, 12, S) from a before frame, if any."""
+    if reading.refusal is not None:
+        return PhotoVerdict("refused", refusal=reading.refusal, reading=reading)
+    turned = home.startswith("top")
+    bottom_home: Home = ("bottom-left" if home == "top-right" else "bottom-right") if turned else home  # type: ignore[assignment]
+    seen_reading = reading.turned() if turned else reading
+    if turned and changes is not None:
+        changes = (changes[0][::-1, ::-1], changes[1][::-1, ::-1])
+
+    def place(r: int, c: int) -> str:
+        return point_name(1 - r, 11 - c) if turned else point_name(r, c)
+
+    plays = legal_plays(before, dice, rules)
+    prob = seen_reading.slot_prob
+    slots = prob.shape[2]
+    before_states = layout_states(layout_from_position(before, mover=mover, home=bottom_home), slots)
+    groups: dict[Layout, list[LegalPlay]] = {}
+    for lp in plays:
+        groups.setdefault(layout_from_position(lp.after, mover=mover, home=bottom_home), []).append(lp)
+    bar_sure = seen_reading.bar_confidence >= 1 - config.contradiction
+    scores: list[_Score] = []
+    for layout, members in groups.items():
+        states = layout_states(layout, slots)
+        p = np.take_along_axis(prob, states[..., None].astype(np.intp), axis=-1)[..., 0]
+        bad = p <= config.contradiction
+        if changes is not None:
+            changed, unchanged = changes
+            moves_here = states != before_states
+            bad = bad | (moves_here & unchanged) | (~moves_here & changed)
+        scores.append(
+            _Score(
+                layout=layout,
+                plays=members,
+                contradicted=np.asarray(bad.any(axis=-1), np.bool_),
+                bar_contradicted=bar_sure and (layout.bar_light, layout.bar_dark) != (seen_reading.bar_light, seen_reading.bar_dark),
+                weak=np.asarray((p < config.support).any(axis=-1), np.bool_),
+                log_likelihood=float(np.log(np.maximum(p, 1e-6)).sum()),
+            )
+        )
+    consistent = [s for s in scores if s.consistent]
+    if len(consistent) == 1:
+        chosen = consistent[0]
+        if chosen.weak.any():
+            names = tuple(place(int(r), int(c)) for r, c in zip(*np.nonzero(chosen.weak)))
+            return PhotoVerdict(
+                "refused",
+                refusal=Refusal("ambiguous", f"only {chosen.plays[0].play} fits, but {', '.join(names)} are not read surely", names),
+                reading=reading,
+            )
+        return PhotoVerdict("legal", play=chosen.plays[0], reading=reading)
+    if len(consistent) > 1:
+        consistent.sort(key=lambda s: -s.log_likelihood)
+        first, second = consistent[0].layout, consistent[1].layout
+        names = tuple(
+            place(r, c)
+            for r, (row_a, row_b) in enumerate(((first.top, second.top), (first.bottom, second.bottom)))
+            for c in range(12)
+            if row_a[c] != row_b[c]
+        )
+        return PhotoVerdict(
+            "refused",
+            refusal=Refusal(
+                "ambiguous",
+                f"the photo fits {consistent[0].plays[0].play} and {consistent[1].plays[0].play}: "
+                f"cannot tell {', '.join(names) or 'them'} apart",
+                names,
+            ),
+            reading=reading,
+        )
+    fewest = min(s.contradictions for s in scores)
+    nearest = [s for s in scores if s.contradictions == fewest]
+    seen = seen_reading.layout()
+    found: dict[tuple[int, int], Contradiction] = {}
+    for s in nearest:
+        for r, c in zip(*np.nonzero(s.contradicted)):
+            expected = (s.layout.top, s.layout.bottom)[r][c]
+            found.setdefault(
+                (int(r), int(c)),
+                Contradiction(_mover_point(int(r), int(c), bottom_home), place(int(r), int(c)), int(expected), int((seen.top, seen.bottom)[r][c])),
+            )
+        if s.bar_contradicted:
+            found.setdefault((-1, 0), Contradiction(0, "bar", s.layout.bar_light - s.layout.bar_dark, seen.bar_light - seen.bar_dark))
+    return PhotoVerdict(
+        "illegal",
+        contradictions=tuple(sorted(found.values(), key=lambda c: c.point)),
+        nearest=tuple(s.plays[0] for s in nearest[:3]),
+        reading=reading,
+    )
+
+
+def judge_photo(
+    before: Position,
+    dice: Dice,
+    image: Image,
+    *,
+    calibration: Calibration | None = None,
+    corners: npt.ArrayLike | None = None,
+    mover: Mover = "light",
+    home: Side = "bottom-right",
+    before_image: Image | None = None,
+    rules: Rules = STANDARD,
+    config: JudgeConfig = JudgeConfig(),
+) -> PhotoVerdict:
+    """Judge the photo ``image`` (h, w, 3) BGR uint8 of the board after the
+    mover played ``dice`` from ``before``. Give a ``calibration`` (best) or the
+    playing area's ``corners`` (the colours are then learned from the photo
+    itself). ``before_image``: the frame from before the move, same camera
+    (used with a calibration)."""
+    if calibration is None:
+        if corners is None:
+            raise GeometryError("judge_photo needs a calibration or the corners of the playing area")
+        geometry = geometry_from_corners(image, corners)
+        reading = read_with_corners(image, geometry)
+        return judge_reading(before, dice, reading, mover=mover, home=home, rules=rules, config=config)
+    reading = read_board(image, calibration)
+    changes = None
+    if before_image is not None and reading.refusal is None:
+        before_reading = read_board(before_image, calibration)
+        if before_reading.refusal is not None:
+            return PhotoVerdict("refused", refusal=before_reading.refusal, reading=before_reading)
+        changes = slot_changes(before_image, image, calibration, config=config)
+    return judge_reading(before, dice, reading, mover=mover, home=home, rules=rules, config=config, changes=changes)

@@ -1,0 +1,292 @@
+"""Reading a board: for every point how many checkers of which colour, how
+sure; the bar; or a named refusal.
+
+The reader never guesses. Each slot of each point is classified as empty,
+light or dark against the colours learned for this board
+(:mod:`vision.colours`), with a probability; a point's count is the run of
+checkers from the edge; a stack that fills every slot, a gap in a stack, or
+mixed colours in one stack lower the confidence and put the point on the
+``uncertain`` list.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from vision.colours import DARK, EMPTY, LIGHT, ColourModel, learn_from_image, template_distance
+from vision.errors import CalibrationError
+from vision.features import SlotFeatures, estimate_pitch, measure
+from vision.geometry import BoardGeometry, Image, make_geometry, rectify
+from vision.layout import Layout
+from vision.refusal import Refusal, RefusalConfig, check_board_moved, check_exposure, check_occlusion, check_sharpness
+
+if TYPE_CHECKING:
+    from vision.calibration import Calibration
+
+log = logging.getLogger(__name__)
+
+FloatArray = npt.NDArray[np.float32]
+ROWS = ("top", "bottom")
+
+
+@dataclass(frozen=True)
+class ReadConfig:
+    """Thresholds of the reader (saved in the calibration)."""
+
+    #: A slot (and so a point) is confident when its class probability reaches this.
+    confident: float = 0.9
+    #: A slot farther than this many spreads from every class fits nothing calibrated.
+    unexplained_spreads: float = 4.5
+    #: This many unexplained slots (or one whole point) make the frame occluded.
+    occluded_slots: int = 3
+    #: Confidence factor for a stack filling every slot (more may be piled on it).
+    full_stack_confidence: float = 0.5
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ReadConfig:
+        known = {k: type(getattr(cls(), k))(v) for k, v in data.items() if k in cls.__dataclass_fields__}
+        return cls(**known)
+
+
+@dataclass(frozen=True, eq=False)
+class Reading:
+    """What one frame shows.
+
+    ``counts`` (2, 12) signed (+ light, - dark), rows top (TL->TR) and bottom
+    (BL->BR), each left to right; ``confidence`` (2, 12) in 0..1;
+    ``slot_prob`` (2, 12, S, 3) probability of empty/light/dark per slot;
+    ``bar_light``/``bar_dark`` and ``bar_confidence``; ``uncertain`` names the
+    points (``"top 3"``, 1-based from the left) and ``"bar"`` not read surely;
+    ``refusal`` is set when the frame cannot be read at all.
+    """
+
+    counts: npt.NDArray[np.int64]
+    confidence: FloatArray
+    slot_prob: FloatArray
+    bar_light: int
+    bar_dark: int
+    bar_confidence: float
+    uncertain: tuple[str, ...]
+    refusal: Refusal | None = None
+    rectified: Image | None = field(default=None, repr=False)
+
+    @property
+    def refused(self) -> bool:
+        return self.refusal is not None
+
+    def turned(self) -> Reading:
+        """The same reading of the board turned half round (top row becomes
+        the bottom row, right to left), for a mover whose home is at the top."""
+        return Reading(
+            counts=self.counts[::-1, ::-1].copy(),
+            confidence=self.confidence[::-1, ::-1].copy(),
+            slot_prob=self.slot_prob[::-1, ::-1].copy(),
+            bar_light=self.bar_light,
+            bar_dark=self.bar_dark,
+            bar_confidence=self.bar_confidence,
+            uncertain=self.uncertain,
+            refusal=self.refusal,
+            rectified=None if self.rectified is None else self.rectified[::-1, ::-1].copy(),
+        )
+
+    def layout(self) -> Layout:
+        """The reading as a :class:`Layout` (borne-off counts left at 0)."""
+        return Layout(
+            top=tuple(int(v) for v in self.counts[0]),
+            bottom=tuple(int(v) for v in self.counts[1]),
+            bar_light=self.bar_light,
+            bar_dark=self.bar_dark,
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON shape of ``nardref detect``."""
+        if self.refusal is not None:
+            return {
+                "refused": self.refusal.reason,
+                "message": self.refusal.message,
+                "points": list(self.refusal.points),
+            }
+        return {
+            "top": [int(v) for v in self.counts[0]],
+            "bottom": [int(v) for v in self.counts[1]],
+            "bar": {"light": self.bar_light, "dark": self.bar_dark},
+            "confidence": {
+                "top": [round(float(v), 3) for v in self.confidence[0]],
+                "bottom": [round(float(v), 3) for v in self.confidence[1]],
+                "bar": round(self.bar_confidence, 3),
+            },
+            "uncertain": list(self.uncertain),
+            "refused": None,
+        }
+
+
+def point_name(row: int, col: int) -> str:
+    """``"top 1"`` .. ``"bottom 12"``, 1-based from the left of the rectified board."""
+    return f"{ROWS[row]} {col + 1}"
+
+
+def _probabilities(distances: FloatArray, spread: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """Class probabilities (..., 3) from template distances (..., 3) and the
+    classes' spreads (3,), and the distance to the nearest class in spreads."""
+    z = distances / spread
+    logits = -0.5 * z**2
+    logits -= logits.max(axis=-1, keepdims=True)
+    prob = np.exp(logits)
+    prob /= prob.sum(axis=-1, keepdims=True)
+    return prob.astype(np.float32), z.min(axis=-1).astype(np.float32)
+
+
+def slot_probabilities(features: SlotFeatures, model: ColourModel, *, config: ReadConfig) -> tuple[FloatArray, FloatArray]:
+    """(2, 12, S, 3) probabilities of empty/light/dark per slot, and (2, 12, S)
+    the distance to the nearest template in spreads (how well anything
+    learned explains the slot)."""
+    model = model.resized(features.patches.shape[2])
+    patches = features.patches
+    distances = np.stack(
+        [
+            template_distance(patches, model.background),
+            template_distance(patches, model.light),
+            template_distance(patches, model.dark),
+        ],
+        axis=-1,
+    )
+    return _probabilities(distances, model.spread)
+
+
+def _read_points(prob: FloatArray, *, config: ReadConfig) -> tuple[npt.NDArray[np.int64], FloatArray]:
+    states = prob.argmax(axis=-1)
+    best = prob.max(axis=-1)
+    slots = prob.shape[2]
+    counts = np.zeros((2, 12), np.int64)
+    confidence = np.zeros((2, 12), np.float32)
+    for row in range(2):
+        for col in range(12):
+            s = states[row, col]
+            run = 0
+            while run < slots and s[run] != EMPTY:
+                run += 1
+            conf = float(best[row, col].min())
+            if run > 0:
+                light = float(prob[row, col, :run, LIGHT].sum())
+                dark = float(prob[row, col, :run, DARK].sum())
+                counts[row, col] = run if light >= dark else -run
+                conf = min(conf, max(light, dark) / run)
+                if run == slots:
+                    conf *= config.full_stack_confidence
+            if np.any(s[run:] != EMPTY):
+                conf *= 0.3  # a gap in the stack: something else is on the point
+            confidence[row, col] = conf
+    return counts, confidence
+
+
+def _read_bar(features: SlotFeatures, model: ColourModel) -> tuple[int, int, float]:
+    bar = features.bar
+    distances = np.stack(
+        [template_distance(bar, model.bar), template_distance(bar, model.light), template_distance(bar, model.dark)],
+        axis=-1,
+    )
+    spread = np.array([model.spread[0], model.spread[1], model.spread[2]], np.float32)
+    prob, _ = _probabilities(distances, spread)
+    states = prob.argmax(axis=-1)
+    return int((states == LIGHT).sum()), int((states == DARK).sum()), float(prob.max(axis=-1).min())
+
+
+def read_rectified(
+    rectified: Image,
+    geometry: BoardGeometry,
+    model: ColourModel | None,
+    *,
+    config: ReadConfig = ReadConfig(),
+    refusal_config: RefusalConfig = RefusalConfig(),
+    reference: dict[str, Any] | None = None,
+) -> Reading:
+    """Read a rectified board (height, width, 3) BGR uint8: exposure and
+    sharpness refusals first, then every slot. Without a model the colours
+    are learned from this very image (:func:`learn_from_image`)."""
+    refusal = check_exposure(rectified, config=refusal_config)
+    if refusal is None:
+        refusal = check_sharpness(rectified, reference=reference, config=refusal_config)
+    if refusal is not None:
+        return refused_reading(refusal, geometry, rectified)
+    features = measure(rectified, geometry)
+    if model is None:
+        model = learn_from_image(features)
+    prob, nearest = slot_probabilities(features, model, config=config)
+    refusal = check_occlusion(nearest, unexplained_spreads=config.unexplained_spreads, occluded_slots=config.occluded_slots)
+    counts, confidence = _read_points(prob, config=config)
+    bar_light, bar_dark, bar_conf = _read_bar(features, model)
+    uncertain = [point_name(r, c) for r in range(2) for c in range(12) if confidence[r, c] < config.confident]
+    if bar_conf < config.confident:
+        uncertain.append("bar")
+    return Reading(
+        counts=counts,
+        confidence=confidence,
+        slot_prob=prob,
+        bar_light=bar_light,
+        bar_dark=bar_dark,
+        bar_confidence=bar_conf,
+        uncertain=tuple(uncertain),
+        refusal=refusal,
+        rectified=rectified,
+    )
+
+
+def read_board(image: Image, calibration: Calibration) -> Reading:
+    """Read a camera frame (h, w, 3) BGR uint8 with a board's calibration:
+    refusals first (board moved, exposure, blur), then every point and the bar."""
+    geometry = calibration.geometry
+    refusal = check_board_moved(image, geometry, reference=calibration.reference, config=calibration.refusal)
+    rectified = rectify(image, geometry)
+    if refusal is not None:
+        return refused_reading(refusal, geometry, rectified)
+    reading = read_rectified(
+        rectified,
+        geometry,
+        calibration.colours,
+        config=calibration.read,
+        refusal_config=calibration.refusal,
+        reference=calibration.reference,
+    )
+    log.debug("read %s uncertain %s", reading.counts.tolist(), reading.uncertain)
+    return reading
+
+
+def refused_reading(refusal: Refusal, geometry: BoardGeometry, rectified: Image | None = None) -> Reading:
+    """A reading that says only why the frame cannot be read."""
+    return Reading(
+        counts=np.zeros((2, 12), np.int64),
+        confidence=np.zeros((2, 12), np.float32),
+        slot_prob=np.zeros((2, 12, geometry.slots, 3), np.float32),
+        bar_light=0,
+        bar_dark=0,
+        bar_confidence=0.0,
+        uncertain=(),
+        refusal=refusal,
+        rectified=rectified,
+    )
+
+
+def geometry_from_corners(image: Image, corners: npt.ArrayLike) -> BoardGeometry:
+    """Geometry of an uncalibrated board: the bar found in the image and the
+    checker pitch estimated from it."""
+    geometry = make_geometry(np.asarray(corners, np.float32), image)
+    return replace(geometry, pitch_px=estimate_pitch(rectify(image, geometry), geometry))
+
+
+def read_with_corners(image: Image, geometry: BoardGeometry, *, config: ReadConfig = ReadConfig()) -> Reading:
+    """Read a frame (h, w, 3) BGR uint8 of an uncalibrated board (see
+    :func:`geometry_from_corners`): the colours are learned from the frame
+    itself; a board whose checkers cannot be told apart is refused."""
+    rectified = rectify(image, geometry)
+    try:
+        return read_rectified(rectified, geometry, None, config=config)
+    except CalibrationError as exc:
+        return refused_reading(Refusal("colours_unknown", str(exc)), geometry, rectified)

@@ -1,0 +1,186 @@
+"""Named refusals: why a frame cannot be read. A refusal is a result, never a
+guess: ``hand_over_board`` (a hand, arm or dice cup hides part of the playing
+area), ``board_moved`` (the board is no longer where the calibration put it),
+``too_dark``, ``blown_out`` and ``blurred``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal, get_args
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.geometry import BoardGeometry, Image
+
+FloatArray = npt.NDArray[np.float32]
+
+Reason = Literal["hand_over_board", "board_moved", "too_dark", "blown_out", "blurred", "ambiguous", "colours_unknown"]
+REASONS: tuple[str, ...] = get_args(Reason)
+
+_OUTLINE_SAMPLES = 24
+_OUTLINE_STEP_PX = 4.0
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why a frame was not read: ``reason`` (one of :data:`REASONS`), a
+    message for people and the points concerned (``"top 3"``...)."""
+
+    reason: Reason
+    message: str
+    points: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class RefusalConfig:
+    """Thresholds of the refusals (saved in the calibration)."""
+
+    #: Median lightness (Lab L, 0..255) of the playing area below this: too dark.
+    min_lightness: float = 40.0
+    #: Share of the playing area's pixels clipped at white above this: blown out.
+    max_clipped: float = 0.25
+    #: Edge sharpness below this share of the calibration's: blurred.
+    min_sharpness_ratio: float = 0.55
+    #: Edge sharpness below this with no calibration reference: blurred.
+    min_sharpness: float = 0.12
+    #: Outline contrast below this share of the calibration's: the board moved.
+    min_outline_ratio: float = 0.45
+    #: Colour just outside the outline changed by more than this (Lab): moved.
+    max_outline_shift: float = 30.0
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> RefusalConfig:
+        return cls(**{k: float(v) for k, v in data.items() if k in cls.__dataclass_fields__})
+
+
+def sharpness(rectified: Image) -> float:
+    """How sharp the strong edges are, independent of how many there are:
+    the mean over the strongest edge pixels of the gradient divided by the
+    local contrast (a perfect step gives about 0.5, a blurred one less)."""
+    grey = cv2.cvtColor(rectified, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
+    magnitude = np.abs(gx) + np.abs(gy)
+    kernel = np.ones((7, 7), np.uint8)
+    contrast = cv2.dilate(grey, kernel) - cv2.erode(grey, kernel)
+    strong = contrast > 40
+    if strong.sum() < 50:
+        return 0.0
+    ratio = magnitude[strong] / (8.0 * contrast[strong])
+    cut = np.percentile(ratio, 90)
+    return float(ratio[ratio >= cut].mean())
+
+
+def exposure(rectified: Image) -> tuple[float, float]:
+    """(median lightness 0..255, share of clipped pixels) of a rectified board."""
+    small = rectified[::4, ::4]
+    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    clipped = float((small.min(axis=2) >= 250).mean())
+    return float(np.median(grey)), clipped
+
+
+def outline_profile(image: Image, geometry: BoardGeometry) -> tuple[FloatArray, FloatArray]:
+    """Samples along the playing area's outline in the camera frame: (n,)
+    colour contrast across the edge and (n, 3) the colour just outside it."""
+    from vision.geometry import to_image
+
+    width, height = geometry.size
+    t = (np.arange(_OUTLINE_SAMPLES, dtype=np.float32) + 0.5) / _OUTLINE_SAMPLES
+    edges = [
+        (np.stack([t * width, np.zeros_like(t)], 1), (0.0, -1.0)),
+        (np.stack([np.full_like(t, width), t * height], 1), (1.0, 0.0)),
+        (np.stack([t * width, np.full_like(t, height)], 1), (0.0, 1.0)),
+        (np.stack([np.zeros_like(t), t * height], 1), (-1.0, 0.0)),
+    ]
+    on = np.concatenate([e for e, _ in edges])
+    normal = np.concatenate([np.tile(np.array(n, np.float32), (len(e), 1)) for e, n in edges])
+    scale = width / max(np.ptp(np.asarray(geometry.corners)[:, 0]), 1.0)
+    step = _OUTLINE_STEP_PX * float(scale)
+    outside = to_image(geometry, on + normal * step)
+    inside = to_image(geometry, on - normal * step)
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab)
+    h, w = image.shape[:2]
+
+    def sample(points: FloatArray) -> FloatArray:
+        xs = np.clip(np.rint(points[:, 0]).astype(np.intp), 0, w - 1)
+        ys = np.clip(np.rint(points[:, 1]).astype(np.intp), 0, h - 1)
+        return np.asarray(lab[ys, xs], np.float32)
+
+    out, inn = sample(outside), sample(inside)
+    return np.linalg.norm(out - inn, axis=1).astype(np.float32), out
+
+
+def reference_of(image: Image, geometry: BoardGeometry, rectified: Image) -> dict[str, Any]:
+    """What a good frame of this board looks like, for later refusals."""
+    contrast, outside = outline_profile(image, geometry)
+    light, clipped = exposure(rectified)
+    return {
+        "sharpness": round(sharpness(rectified), 4),
+        "lightness": round(light, 2),
+        "outline_contrast": np.round(contrast, 2).tolist(),
+        "outline_outside": np.round(outside, 2).tolist(),
+    }
+
+
+def check_exposure(rectified: Image, *, config: RefusalConfig) -> Refusal | None:
+    """``too_dark`` or ``blown_out``, or None."""
+    light, clipped = exposure(rectified)
+    if light < config.min_lightness:
+        return Refusal("too_dark", f"the board is too dark to read (median lightness {light:.0f} < {config.min_lightness:.0f})")
+    if clipped > config.max_clipped:
+        return Refusal("blown_out", f"the board is blown out ({clipped:.0%} of it clipped white)")
+    return None
+
+
+def check_sharpness(rectified: Image, *, reference: dict[str, Any] | None, config: RefusalConfig) -> Refusal | None:
+    """``blurred`` when the edges are much softer than at calibration."""
+    value = sharpness(rectified)
+    floor = config.min_sharpness
+    if reference and reference.get("sharpness"):
+        floor = max(floor, config.min_sharpness_ratio * float(reference["sharpness"]))
+    if value < floor:
+        return Refusal("blurred", f"the picture is blurred (edge sharpness {value:.2f} < {floor:.2f}); hold the camera still")
+    return None
+
+
+def check_board_moved(image: Image, geometry: BoardGeometry, *, reference: dict[str, Any] | None, config: RefusalConfig) -> Refusal | None:
+    """``board_moved`` when the outline of the playing area is no longer where
+    the calibration saw it (its edge gone, or other colours just outside)."""
+    if not reference or "outline_contrast" not in reference:
+        return None
+    contrast, outside = outline_profile(image, geometry)
+    ref_contrast = np.asarray(reference["outline_contrast"], np.float32)
+    ref_outside = np.asarray(reference["outline_outside"], np.float32)
+    if ref_contrast.shape != contrast.shape:
+        return None
+    ratio = float(np.median(contrast)) / max(float(np.median(ref_contrast)), 1.0)
+    shift = float(np.median(np.linalg.norm(outside - ref_outside, axis=1)))
+    if ratio < config.min_outline_ratio or shift > config.max_outline_shift:
+        return Refusal(
+            "board_moved",
+            f"the board has moved since calibration (outline contrast {ratio:.0%} of calibration, "
+            f"colour outside it changed by {shift:.0f}); calibrate again or put it back",
+        )
+    return None
+
+
+def check_occlusion(nearest: FloatArray, *, unexplained_spreads: float, occluded_slots: int) -> Refusal | None:
+    """``hand_over_board`` when slots (2, 12, S) look like nothing learned
+    (``nearest``: distance to the nearest class, in spreads)."""
+    from vision.read import point_name
+
+    strange = nearest > unexplained_spreads
+    if int(strange.sum()) < occluded_slots:
+        return None
+    points = tuple(point_name(r, c) for r in range(2) for c in range(12) if strange[r, c].any())
+    return Refusal(
+        "hand_over_board",
+        f"something unlike the board or its checkers covers {', '.join(points)}: wait until the board is clear",
+        points,
+    )
