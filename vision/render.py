@@ -20,7 +20,7 @@ from __future__ import annotations
 import logging
 import math
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 import cv2
 import numpy as np
@@ -260,6 +260,28 @@ def _occluder(kind: Occlusion, rng: np.random.Generator, geo: Geometry, homograp
     )
 
 
+def _warp_halves(source: npt.NDArray[Any], halves: tuple[Doubles, Doubles], hinge: float, dst: npt.NDArray[Any]) -> None:
+    """Warp ``source`` (board space) into ``dst`` (the image), the part left
+    of ``hinge`` with ``halves[0]`` and the rest with ``halves[1]`` (one warp
+    when they agree); the parts overlap by two pixels so no seam shows."""
+    h, w = dst.shape[:2]
+    if np.allclose(halves[0], halves[1]):
+        cv2.warpPerspective(source, halves[0], (w, h), dst=dst, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_TRANSPARENT)
+        return
+    split = round(hinge)
+    for part, homography, start in ((source[:, : split + 2], halves[0], 0), (source[:, max(0, split - 2) :], halves[1], max(0, split - 2))):
+        moved = homography @ np.array([[1.0, 0.0, start], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
+        cv2.warpPerspective(part, moved, (w, h), dst=dst, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_TRANSPARENT)
+
+
+def _corners(quad: Floats, halves: tuple[Doubles, Doubles]) -> Floats:
+    """A board-space quadrilateral TL, TR, BR, BL (4, 2) in the image: the
+    left corners through the left half's map, the right ones through the right's."""
+    left = cv2.perspectiveTransform(quad[None], halves[0])[0]
+    right = cv2.perspectiveTransform(quad[None], halves[1])[0]
+    return np.array([left[0], right[1], right[2], left[3]], np.float32)
+
+
 def _image_direction(homography: Doubles, at: tuple[float, float], shift: tuple[float, float]) -> tuple[float, float]:
     """The image direction (unit) of a board-space ``shift`` at ``at``."""
     a = cv2.perspectiveTransform(np.array([[at, (at[0] + shift[0], at[1] + shift[1])]], np.float32), homography)[0]
@@ -311,7 +333,9 @@ def render(
     w, h = size
 
     geo = Geometry.of(style, _unit_for(style, camera, size))
-    homography = camera.homography((geo.canvas_w, geo.canvas_h), size)
+    hinge = geo.x0 + geo.bar_left + geo.bar_width / 2
+    halves = camera.homographies((geo.canvas_w, geo.canvas_h), size, hinge)
+    homography = halves[0]
     nx, ny, nh = camera.nadir()
     scene = _Scene(
         style=style,
@@ -334,12 +358,14 @@ def render(
 
     table = surface("wood", style.table_bgr, ((h + 3) // 4, (w + 3) // 4), strength=0.6, seed=seed % 4)
     image = np.asarray(cv2.resize(table, (w, h), interpolation=cv2.INTER_LINEAR), np.uint8)
-    cv2.warpPerspective(canvas, homography, (w, h), dst=image, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_TRANSPARENT)
-    quarter = np.diag([0.25, 0.25, 1.0]) @ homography @ np.diag([4.0, 4.0, 1.0])
+    _warp_halves(canvas, halves, hinge, image)
     small = ((w + 3) // 4, (h + 3) // 4)
-    shade = np.asarray(cv2.warpPerspective(shadow, quarter, small, flags=cv2.INTER_LINEAR), np.float32)
+    shade = np.zeros((small[1], small[0]), np.float32)
+    scale_down, scale_up = np.diag([0.25, 0.25, 1.0]), np.diag([4.0, 4.0, 1.0])
+    quarters = (scale_down @ halves[0] @ scale_up, scale_down @ halves[1] @ scale_up)
+    _warp_halves(shadow, quarters, hinge / 4, shade)
     # the board's own shadow on the table
-    outline = cv2.perspectiveTransform(geo.outline()[None], quarter)[0]
+    outline = _corners(geo.outline(), quarters)
     drop = np.zeros_like(shade)
     offset = np.array(_image_direction(homography, (geo.canvas_w / 2, geo.canvas_h / 2), lighting.shadow_shift(1.0))) * geo.unit * 0.15
     cv2.fillConvexPoly(drop, (outline + offset).round().astype(np.int32), 0.8)
@@ -357,8 +383,11 @@ def render(
         tinted = cv2.merge([gain * np.float32(t) for t in lighting.tint])
         full = cv2.resize(tinted, (w, h), interpolation=cv2.INTER_LINEAR)
         image = np.asarray(cv2.multiply(image, full, dtype=cv2.CV_8U), np.uint8)
+    if lighting.glare[3] > 0:
+        glare = cv2.resize(lighting.glare_map(size), (w, h), interpolation=cv2.INTER_LINEAR)
+        image = np.asarray(cv2.add(image, cv2.merge([glare, glare, glare]), dtype=cv2.CV_8U), np.uint8)
 
-    corners = cv2.perspectiveTransform(geo.area()[None], homography)[0]
+    corners = _corners(geo.area(), halves)
     if effects.barrel > 0:
         image = distort(image, effects.barrel)
         corners = distort_points(corners, size, effects.barrel)

@@ -163,16 +163,14 @@ def base_canvas(style: Style, unit: float, seed: int) -> Image:
     shape = (geo.canvas_h, geo.canvas_w)
     canvas = np.empty((*shape, 3), np.uint8)
     canvas[:] = style.frame_bgr
-    factor = shading(style.frame_surface, shape, strength=style.texture, seed=seed).copy()
-    field = shading(style.field_surface, shape, strength=style.texture, seed=seed + 1)
-    bar = shading(style.bar_surface, shape, strength=style.texture, seed=seed + 2)
     x0, y0 = round(geo.x0), round(geo.y0)
     x1, y1 = round(geo.x0 + geo.width), round(geo.y0 + geo.height)
     bl, br = round(geo.x0 + geo.bar_left), round(geo.x0 + geo.bar_left + geo.bar_width)
+    factor = shading(style.frame_surface, shape, strength=style.texture, seed=seed)
+    factor[y0:y1, x0:x1] = shading(style.field_surface, (y1 - y0, x1 - x0), strength=style.texture, seed=seed + 1)
+    factor[y0:y1, bl:br] = shading(style.bar_surface, (y1 - y0, br - bl), strength=style.texture, seed=seed + 2)
     canvas[y0:y1, x0:x1] = style.field_bgr
     canvas[y0:y1, bl:br] = style.bar_bgr
-    factor[y0:y1, x0:x1] = field[y0:y1, x0:x1]
-    factor[y0:y1, bl:br] = bar[y0:y1, bl:br]
     length = style.point_length * geo.height
     u = geo.unit
     for index in range(12):

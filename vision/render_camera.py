@@ -32,6 +32,8 @@ class CameraPose:
     90 = from beyond the bottom edge); ``distance`` is the camera's distance
     in board widths (small = strong perspective); ``fill`` is the share of the
     image the board spans; ``offset`` shifts it, as fractions of the image size.
+    ``fold_deg`` turns the right half of a folding board up about the hinge
+    under the bar (positive: toward the camera), so each half needs its own mapping.
     """
 
     rotation_deg: float = 0.0
@@ -40,6 +42,7 @@ class CameraPose:
     distance: float = 2.0
     fill: float = 0.85
     offset: tuple[float, float] = (0.0, 0.0)
+    fold_deg: float = 0.0
 
     @classmethod
     def overhead(cls) -> CameraPose:
@@ -49,9 +52,9 @@ class CameraPose:
     @classmethod
     def random(cls, rng: np.random.Generator) -> CameraPose:
         """A camera on a mount or a phone held by a player: tilted up to 40
-        degrees, turned a little, upside down or seen sideways, 65-97 % of the image."""
+        degrees, turned a little, upside down or seen sideways, 75-98 % of the image."""
         turn = float(rng.choice([0.0, 0.0, 0.0, 90.0, -90.0, 180.0]))
-        fill = float(rng.uniform(0.65, 0.97))
+        fill = float(rng.uniform(0.75, 0.98))
         spare = (1 - fill) / 2
         return cls(
             rotation_deg=turn + float(rng.normal(0, 5)),
@@ -60,6 +63,7 @@ class CameraPose:
             distance=float(rng.uniform(1.1, 3.5)),
             fill=fill,
             offset=(float(rng.uniform(-spare, spare)), float(rng.uniform(-spare, spare))),
+            fold_deg=float(rng.uniform(-5, 5)) if rng.random() < 0.25 else 0.0,
         )
 
     def _rotation(self) -> Doubles:
@@ -75,23 +79,42 @@ class CameraPose:
         result: Doubles = rz(turn) @ rz(az - math.pi / 2) @ rx @ rz(math.pi / 2 - az)
         return result
 
-    def homography(self, board_size: tuple[float, float], size: tuple[int, int]) -> Doubles:
-        """The 3x3 map from board-space pixels (a board of ``board_size``
-        (w, h), origin top-left) to image pixels of ``size`` (w, h)."""
+    def homographies(self, board_size: tuple[float, float], size: tuple[int, int], hinge_x: float) -> tuple[Doubles, Doubles]:
+        """The 3x3 maps from board-space pixels (a board of ``board_size``
+        (w, h), origin top-left) to image pixels of ``size`` (w, h): one for
+        the part left of ``hinge_x`` and one for the part right of it, which
+        differ when the board is folded (``fold_deg``)."""
         bw, bh = board_size
-        outline = np.array([[0, 0], [bw, 0], [bw, bh], [0, bh]], np.float64)
-        flat = self._pinhole((outline - [bw / 2, bh / 2]) / bw)
+        left = np.array([[0, 0], [hinge_x, 0], [hinge_x, bh], [0, bh]], np.float64)
+        right = np.array([[hinge_x, 0], [bw, 0], [bw, bh], [hinge_x, bh]], np.float64)
+        centre = np.array([bw / 2, bh / 2])
+        flat_left = self._pinhole((left - centre) / bw, hinge=None)
+        flat_right = self._pinhole((right - centre) / bw, hinge=(hinge_x - bw / 2) / bw)
+        both = np.vstack([flat_left, flat_right])
         w, h = size
-        lo, hi = flat.min(axis=0), flat.max(axis=0)
+        lo, hi = both.min(axis=0), both.max(axis=0)
         scale = self.fill * min(w / (hi[0] - lo[0]), h / (hi[1] - lo[1]))
         target = np.array([w / 2 + self.offset[0] * w, h / 2 + self.offset[1] * h])
-        image = (flat - (lo + hi) / 2) * scale + target
-        result: Doubles = cv2.getPerspectiveTransform(outline.astype(np.float32), image.astype(np.float32)).astype(np.float64)
-        return result
+        out = []
+        for board, flat in ((left, flat_left), (right, flat_right)):
+            image = (flat - (lo + hi) / 2) * scale + target
+            out.append(cv2.getPerspectiveTransform(board.astype(np.float32), image.astype(np.float32)).astype(np.float64))
+        return out[0], out[1]
 
-    def _pinhole(self, points: Doubles) -> Doubles:
-        """Board points (N, 2) in board widths, centred, to the normalised image plane (N, 2)."""
+    def homography(self, board_size: tuple[float, float], size: tuple[int, int]) -> Doubles:
+        """The 3x3 map from board-space pixels to image pixels of a flat board (``fold_deg`` ignored)."""
+        flat = CameraPose(self.rotation_deg, self.tilt_deg, self.tilt_azimuth_deg, self.distance, self.fill, self.offset)
+        return flat.homographies(board_size, size, board_size[0])[0]
+
+    def _pinhole(self, points: Doubles, *, hinge: float | None) -> Doubles:
+        """Board points (N, 2) in board widths, centred, to the normalised
+        image plane (N, 2); points right of ``hinge`` are turned up by ``fold_deg``."""
         world = np.column_stack([points, np.zeros(len(points))])
+        if hinge is not None and self.fold_deg:
+            fold = math.radians(self.fold_deg)
+            past = world[:, 0] - hinge
+            world[:, 0] = hinge + past * math.cos(fold)
+            world[:, 2] = -past * math.sin(fold)
         cam = (self._rotation() @ world.T).T
         depth = self.distance + cam[:, 2]
         result: Doubles = cam[:, :2] / depth[:, None]
@@ -112,7 +135,10 @@ class Lighting:
     radius as a fraction of its width, strength); a colour ``tint`` (BGR
     multipliers); the main light's azimuth in board space
     (``light_azimuth_deg``, 0 = from the right) and elevation, which set
-    where highlights and shadows fall; ``shadow`` is how dark shadows are."""
+    where highlights and shadows fall; ``shadow`` is how dark shadows are;
+    ``glare`` is a lamp's or window's reflection on a lacquered board, added
+    as white light (centre x, y as fractions of the image, radius as a
+    fraction of its width, strength 0..1)."""
 
     gain: float = 1.0
     gradient: tuple[float, float] = (0.0, 0.0)
@@ -121,6 +147,7 @@ class Lighting:
     light_azimuth_deg: float = 225.0
     light_elevation_deg: float = 60.0
     shadow: float = 0.0
+    glare: tuple[float, float, float, float] = (0.5, 0.5, 0.1, 0.0)
 
     @classmethod
     def even(cls) -> Lighting:
@@ -139,7 +166,19 @@ class Lighting:
             light_azimuth_deg=float(rng.uniform(0, 360)),
             light_elevation_deg=float(rng.uniform(35, 80)),
             shadow=float(rng.uniform(0.25, 0.6)),
+            glare=(float(rng.uniform(0.2, 0.8)), float(rng.uniform(0.2, 0.8)), float(rng.uniform(0.04, 0.15)), float(rng.uniform(0.1, 0.4)))
+            if rng.random() < 0.3
+            else (0.5, 0.5, 0.1, 0.0),
         )
+
+    def glare_map(self, size: tuple[int, int]) -> Floats:
+        """White light to add (grey levels) at 1/4 resolution, like :meth:`gain_map`."""
+        w, h = (size[0] + 3) // 4, (size[1] + 3) // 4
+        gx, gy, radius, strength = self.glare
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        dist2 = (xx / np.float32(w) - gx) ** 2 + ((yy / np.float32(h) - gy) * (h / w)) ** 2
+        out: Floats = (255 * strength * np.exp(-dist2 / np.float32(radius**2))).astype(np.float32)
+        return out
 
     def shadow_shift(self, height: float) -> tuple[float, float]:
         """How far (board-space x, y) a thing ``height`` above the board casts its shadow."""

@@ -44,16 +44,19 @@ def fractal_noise(rng: np.random.Generator, shape: tuple[int, int], cells: int, 
 
 
 def _wood(rng: np.random.Generator, shape: tuple[int, int], strength: float) -> Field:
-    """Grain running along x: rings bent by low-frequency noise, plus fibres."""
+    """Grain running along x: growth rings bent by low-frequency noise, of
+    uneven width, plus fibres and slow changes of tone."""
     h, w = shape
     narrow = (h, max(8, w // 8))  # grain changes slowly along its own direction
     warp = fractal_noise(rng, narrow, 3)
     y = np.linspace(0, 1, h, dtype=np.float32)[:, None]
-    rings = np.sin((y * rng.uniform(25, 60) + warp * rng.uniform(3, 8)) * np.float32(2 * np.pi))
-    grain = cv2.resize(np.abs(rings).astype(np.float32) ** 0.7, (w, h), interpolation=cv2.INTER_LINEAR)
+    phase = (y * rng.uniform(10, 24) + warp * rng.uniform(2, 5)) * np.float32(2 * np.pi)
+    rings = 0.5 + 0.5 * np.sin(phase + np.float32(0.8) * np.sin(phase * np.float32(0.37)))
+    late = np.clip((rings - 0.55) / 0.45, 0, 1) ** 2  # dark latewood lines, sharper than the light bands
+    grain = cv2.resize(late.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
     fibres = cv2.resize(rng.random((h, max(8, w // 24)), dtype=np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
     tone = fractal_noise(rng, shape, 2, 2)
-    out: Field = 1 + strength * (0.22 * (grain - 0.6) + 0.08 * (fibres - 0.5) + 0.12 * (tone - 0.5))
+    out: Field = (1 + strength * (-0.22 * grain + 0.07 * (fibres - 0.5) + 0.16 * (tone - 0.5) + 0.05)).astype(np.float32)
     return out
 
 

@@ -172,3 +172,38 @@ def test_render_command_bad_input_exits_2(
     filled = [a.format(out=tmp_path / "x.png", missing=tmp_path / "no" / "x.png") for a in argv]
     assert main(filled) == 2
     assert message in capsys.readouterr().err
+
+
+def test_render_folded_board_bends_the_right_half() -> None:
+    flat_pose = CameraPose(tilt_deg=10, distance=2.0)
+    folded_pose = CameraPose(tilt_deg=10, distance=2.0, fold_deg=8)
+    plain = dict(lighting=Lighting.even(), effects=Effects.none())
+    flat = render(START, rng=np.random.default_rng(1), size=(800, 600), camera=flat_pose, **plain)  # type: ignore[arg-type]
+    folded = render(START, rng=np.random.default_rng(1), size=(800, 600), camera=folded_pose, **plain)  # type: ignore[arg-type]
+    # flat: the top and bottom edges are straight lines through the bar; folded: the right half turns
+    # toward the camera, so its edge is longer relative to the left one than on the flat board
+    def ratio(c: np.ndarray) -> float:
+        return float(np.linalg.norm(c[2] - c[1]) / np.linalg.norm(c[3] - c[0]))
+
+    assert ratio(folded.corners) > ratio(flat.corners) * 1.02
+
+
+def test_render_glare_brightens_part_of_the_board() -> None:
+    plain = dict(camera=CameraPose.overhead(), effects=Effects.none())
+    dull = render(START, rng=np.random.default_rng(2), size=SMALL, lighting=Lighting.even(), **plain)  # type: ignore[arg-type]
+    shiny = render(START, rng=np.random.default_rng(2), size=SMALL, lighting=Lighting(glare=(0.5, 0.5, 0.1, 0.4)), **plain)  # type: ignore[arg-type]
+    diff = shiny.image.astype(int) - dull.image.astype(int)
+    assert diff.min() >= 0 and diff[SMALL[1] // 2, SMALL[0] // 2].mean() > 60 and diff[0, 0].mean() < 2
+
+
+def test_render_command_long_nardy(tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from engine.rules import LONG_NARDY
+    from firmware.cli import main
+
+    position = Position.start(LONG_NARDY).position_id()
+    code = main(["render", position, "-o", str(tmp_path / "n.png"), "--variant", "long-nardy", "--plain", "--json", "--size", "320x240"])
+    assert code == 0
+    layout = json.loads(capsys.readouterr().out)["layout"]
+    assert layout["top"] == [0] * 11 + [15] and layout["bottom"] == [-15] + [0] * 11
