@@ -112,7 +112,8 @@ class ReplayError(NardrefError, ValueError):
     """A record that is readable but inconsistent with the rules or with itself."""
 
     def __init__(self, message: str, *, game: int, move: int, rule: str, line: int) -> None:
-        super().__init__(f"game {game}, move {move} (line {line}): {message} ({rule})")
+        named = message if rule in message else f"{message} ({rule})"
+        super().__init__(f"game {game}, move {move} (line {line}): {named}")
         self.game = game
         self.move = move
         self.rule = rule
