@@ -111,16 +111,12 @@ def _reasons(
     most = max(len(lp.play.moves) for lp in plays)
     for rule, message in broken:
         reasons.append(Reason(rule, message))
-    if used < most:
-        larger_only = not dice.is_double and most == 1
-        if larger_only:
-            reasons.append(
-                Reason("M6", f"the smaller die was played where the larger ({dice.high}) was required")
-            )
-        else:
-            reasons.append(
-                Reason("M6", f"{most - used} {'dice' if most - used > 1 else 'die'} left unused that could be played")
-            )
+    if used == (dice.low,) and most == 1 and not dice.is_double:
+        reasons.append(Reason("M6", f"the smaller die was played where the larger ({dice.high}) was required"))
+    elif len(used) < most:
+        reasons.append(
+            Reason("M6", f"{most - len(used)} {'dice' if most - len(used) > 1 else 'die'} left unused that could be played")
+        )
     elif rules.least_waste and not broken:
         reasons.append(Reason("E5", "another play bears off wasting fewer pips"))
     elif rules.no_hit_and_run and not broken:
@@ -152,7 +148,7 @@ def _opponent_hits(before: Position, after: Position, rules: Rules) -> set[int] 
 
 def _explain(
     before: Position, dice: Dice, after: Position, rules: Rules, hit_points: set[int]
-) -> tuple[int, list[tuple[str, str]]] | None:
+) -> tuple[tuple[int, ...], list[tuple[str, str]]] | None:
     """The fewest broken rules that lead from ``before`` to ``after``: (dice used, [(rule, message)])."""
     target = after.me
     target_tail = _tails(target)
@@ -162,21 +158,22 @@ def _explain(
         opp[point] = before.them[rules.opposite(point)]
     block = 2 if rules.hitting else 1
     orders = [dice.moves] if dice.is_double else [(dice.high, dice.low), (dice.low, dice.high)]
-    best: list[tuple[int, list[tuple[str, str]]] | None] = [None]
+    best: list[tuple[tuple[int, ...], list[tuple[str, str]]] | None] = [None]
     hits_done: set[int] = set()
     path: list[tuple[int, int, tuple[str, str] | None]] = []
+    used: list[int] = []
 
-    def consider(used: int) -> None:
+    def consider() -> None:
         if tuple(me) != target or hits_done != hit_points:
             return
         broken = _name_breaks(path)
         if best[0] is None or len(broken) < len(best[0][1]) or (
-            len(broken) == len(best[0][1]) and used > best[0][0]
+            len(broken) == len(best[0][1]) and len(used) > len(best[0][0])
         ):
-            best[0] = (used, broken)
+            best[0] = (tuple(used), broken)
 
-    def step(dice_left: tuple[int, ...], used: int) -> None:
-        consider(used)
+    def step(dice_left: tuple[int, ...]) -> None:
+        consider()
         if not dice_left:
             return
         die = dice_left[0]
@@ -207,7 +204,9 @@ def _explain(
                 if new_hit:
                     hits_done.add(end)
                 path.append((start, end, broken))
-                step(dice_left[1:], used + 1)
+                used.append(die)
+                step(dice_left[1:])
+                used.pop()
                 path.pop()
                 if new_hit:
                     hits_done.discard(end)
@@ -215,7 +214,7 @@ def _explain(
             me[start] += 1
 
     for order in orders:
-        step(order, 0)
+        step(order)
     return best[0]
 
 

@@ -245,6 +245,9 @@ def _spread_double(
             for used, d, h, s in options[point]:
                 if used > remaining or used + rest < remaining:
                     continue
+                if paths and h & hit_bits:
+                    # A blot already hit by a checker from a higher point: mark the hit once.
+                    s = tuple((a, b, hit and not hit_bits >> (_HIT_SHIFT + b) & 1, z) for a, b, hit, z in s)
                 if used == remaining:
                     key = (base + delta + d) | hit_bits | h
                     if key not in found:

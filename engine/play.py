@@ -72,12 +72,12 @@ class Play:
 
     def __str__(self) -> str:
         chains: list[list[Move]] = []
-        for move in self.moves:
-            for chain in chains:
-                last = chain[-1]
-                if last.end == move.start and last.end != OFF:
-                    chain.append(move)
-                    break
+        # Highest start first, so each checker's moves meet in one chain.
+        for move in sorted(self.moves, key=lambda m: -m.start):
+            ending = [c for c in chains if c[-1].end == move.start and move.start != OFF]
+            if ending:
+                # The checker that hit there moves on, if one did: one text for one play.
+                max(ending, key=lambda c: c[-1].hit).append(move)
             else:
                 chains.append([move])
         texts = []
