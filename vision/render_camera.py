@@ -271,10 +271,11 @@ def distort_points(points: Floats, size: tuple[int, int], barrel: float) -> Floa
 
 
 @lru_cache(maxsize=16)
-def _undistort_maps(size: tuple[int, int], barrel: float) -> tuple[Floats, Floats]:
-    """For each distorted pixel, where to sample the undistorted frame; solved
-    by fixed-point iteration of x_d = x_u (1 - barrel r_u^2) on a coarse grid
-    (the map is smooth) and resized to the frame."""
+def _undistort_maps(size: tuple[int, int], barrel: float) -> tuple[npt.NDArray[np.int16], npt.NDArray[np.uint16]]:
+    """For each distorted pixel, where to sample the undistorted frame, in
+    OpenCV's fixed-point map format (fast to remap); solved by fixed-point
+    iteration of x_d = x_u (1 - barrel r_u^2) on a coarse grid (the map is
+    smooth) and resized to the frame."""
     w, h = size
     focal = math.hypot(w, h) / 2
     gw, gh = w // 8 + 1, h // 8 + 1
@@ -289,11 +290,14 @@ def _undistort_maps(size: tuple[int, int], barrel: float) -> tuple[Floats, Float
         xu, yu = xd / factor, yd / factor
     coarse_x = xu * np.float32(focal) + np.float32(w / 2)
     coarse_y = yu * np.float32(focal) + np.float32(h / 2)
-    map_x = np.asarray(cv2.resize(coarse_x, (w, h), interpolation=cv2.INTER_LINEAR), np.float32)
-    map_y = np.asarray(cv2.resize(coarse_y, (w, h), interpolation=cv2.INTER_LINEAR), np.float32)
-    map_x.setflags(write=False)
-    map_y.setflags(write=False)
-    return map_x, map_y
+    map_x = cv2.resize(coarse_x, (w, h), interpolation=cv2.INTER_LINEAR)
+    map_y = cv2.resize(coarse_y, (w, h), interpolation=cv2.INTER_LINEAR)
+    packed = cv2.convertMaps(map_x, map_y, cv2.CV_16SC2)
+    fixed = np.asarray(packed[0], np.int16)
+    fraction = np.asarray(packed[1], np.uint16)
+    fixed.setflags(write=False)
+    fraction.setflags(write=False)
+    return fixed, fraction
 
 
 def distort(image: Image, barrel: float) -> Image:
