@@ -39,7 +39,7 @@ from vision.render_camera import (
     lens_calibration,
     motion_kernel,
 )
-from vision.render_props import DICE_BGR, Block, Occluder, draw_block, draw_occluder
+from vision.render_props import DICE_BGR, Block, Occluder, draw_block, draw_clutter, draw_occluder
 from vision.render_style import STYLES, Style, StyleError, find_style, random_style
 from vision.render_texture import surface
 
@@ -282,6 +282,13 @@ def _corners(quad: Floats, halves: tuple[Doubles, Doubles]) -> Floats:
     return np.array([left[0], right[1], right[2], left[3]], np.float32)
 
 
+def _scale(homography: Doubles, geo: Geometry) -> float:
+    """Image pixels per board-space pixel at the board's centre."""
+    centre = (geo.canvas_w / 2, geo.canvas_h / 2)
+    ends = cv2.perspectiveTransform(np.array([[centre, (centre[0] + geo.unit, centre[1])]], np.float32), homography)[0]
+    return float(np.linalg.norm(ends[1] - ends[0])) / geo.unit
+
+
 def _image_direction(homography: Doubles, at: tuple[float, float], shift: tuple[float, float]) -> tuple[float, float]:
     """The image direction (unit) of a board-space ``shift`` at ``at``."""
     a = cv2.perspectiveTransform(np.array([[at, (at[0] + shift[0], at[1] + shift[1])]], np.float32), homography)[0]
@@ -304,6 +311,7 @@ def render(
     effects: Effects | None = None,
     board_seed: int | None = None,
     props_over_checkers: bool = False,
+    clutter: bool | None = None,
     noise_rng: np.random.Generator | None = None,
 ) -> Rendered:
     """Render ``layout`` as a camera photo of ``size`` (width, height).
@@ -315,7 +323,9 @@ def render(
     (its face: 2..64, or 1 for a centred cube showing 64) lie on the board,
     clear of the checkers unless ``props_over_checkers``. ``board_seed`` fixes
     the board's grain (a physical board keeps it between frames; drawn from
-    ``rng`` when None). ``occlusion`` puts a hand, an arm or a dice cup over
+    ``rng`` when None). ``clutter`` puts a dice cup or a game clock on the
+    table beside the board, never over the playing area (None: in 30 % of
+    frames, drawn from ``rng``). ``occlusion`` puts a hand, an arm or a dice cup over
     part of the playing area and sets ``Rendered.occluded``. ``noise_rng``,
     when given, draws the sensor noise instead of ``rng``: one scene (same
     ``rng`` seed) seen in several frames, each with fresh noise.
@@ -348,7 +358,7 @@ def render(
     canvas = base_canvas(style, geo.unit, seed % 1000).copy()
     shadow = np.zeros(((geo.canvas_h + 3) // 4, (geo.canvas_w + 3) // 4), np.float32)
     light_bar_upper = bool(rng.random() < 0.5)
-    board = pieces(style, geo, layout, light_bar_upper=light_bar_upper)
+    board = pieces(style, geo, layout, light_bar_upper=light_bar_upper, rng=rng)
     _draw_checkers(canvas, shadow, scene, board)
     _draw_off(canvas, scene, layout, bool(rng.random() < 0.5))
     _draw_blocks(canvas, shadow, rng, scene, board, dice, cube, over_checkers=props_over_checkers)
@@ -372,10 +382,13 @@ def render(
     cv2.fillConvexPoly(drop, outline.round().astype(np.int32), 0.0)
     shade = np.maximum(shade, np.asarray(cv2.GaussianBlur(drop, (0, 0), 2.0), np.float32))
 
+    light_img = _image_direction(homography, (geo.canvas_w / 2, geo.canvas_h / 2), lighting.shadow_shift(1.0))
+    if rng.random() < 0.3 if clutter is None else clutter:
+        board_outline = _corners(geo.outline(), halves)
+        draw_clutter(image, shade, board_outline, 2 * geo.radius * _scale(homography, geo), rng, light_img)
     occluded = occlusion != "none"
     if occluded:
         occ = _occluder(occlusion, rng, geo, homography)
-        light_img = _image_direction(homography, (geo.canvas_w / 2, geo.canvas_h / 2), lighting.shadow_shift(1.0))
         draw_occluder(image, shade, occ, rng, light_img)
 
     if lighting != Lighting.even() or effects.vignette > 0:

@@ -101,10 +101,11 @@ class Piece:
     light: bool
 
 
-def stack(style: Style, geo: Geometry, row: str, index: int, count: int) -> list[Piece]:
-    """The checkers of one point, from the edge outward: five touching, then
-    (``pile="layer"``) a second layer lying between them and a third on the
-    first, or (``"squeeze"``) all of them closer together in the length of five."""
+def stack(style: Style, geo: Geometry, row: str, index: int, count: int) -> list[tuple[Point, int]]:
+    """Centres and levels of the checkers of one point, from the edge
+    outward: five touching, then (``pile="layer"``) a second layer lying
+    between them and a third on the first, or (``"squeeze"``) all of them
+    closer together in the length of five."""
     r = geo.radius
     step = 2 * r
     offsets: list[tuple[float, int]] = []
@@ -117,8 +118,8 @@ def stack(style: Style, geo: Geometry, row: str, index: int, count: int) -> list
         offsets = [(r + k * squeezed, 0) for k in range(count)]
     cx = geo.point_x(index)
     if row == "top":
-        return [Piece((cx, geo.y0 + off), level, True) for off, level in offsets]
-    return [Piece((cx, geo.y0 + geo.height - off), level, True) for off, level in offsets]
+        return [((cx, geo.y0 + off), level) for off, level in offsets]
+    return [((cx, geo.y0 + geo.height - off), level) for off, level in offsets]
 
 
 def bar_stack(geo: Geometry, count: int, *, upper: bool) -> list[tuple[Point, int]]:
@@ -137,16 +138,18 @@ def bar_stack(geo: Geometry, count: int, *, upper: bool) -> list[tuple[Point, in
     return out
 
 
-def pieces(style: Style, geo: Geometry, layout: Layout, *, light_bar_upper: bool) -> list[Piece]:
-    """Every checker on the points and the bar, bottom layer first."""
-    out: list[Piece] = []
+def pieces(style: Style, geo: Geometry, layout: Layout, *, light_bar_upper: bool, rng: np.random.Generator) -> list[Piece]:
+    """Every checker on the points and the bar, bottom layer first, each a
+    little off its ideal place as hands leave them (across the line more
+    than along it, so touching checkers stay touching)."""
+    placed: list[tuple[Point, int, bool]] = []
     for row, counts in (("top", layout.top), ("bottom", layout.bottom)):
         for index, count in enumerate(counts):
-            for piece in stack(style, geo, row, index, abs(count)):
-                out.append(Piece(piece.centre, piece.level, count > 0))
+            placed += [(centre, level, count > 0) for centre, level in stack(style, geo, row, index, abs(count))]
     for count, light, upper in ((layout.bar_light, True, light_bar_upper), (layout.bar_dark, False, not light_bar_upper)):
-        for centre, level in bar_stack(geo, count, upper=upper):
-            out.append(Piece(centre, level, light))
+        placed += [(centre, level, light) for centre, level in bar_stack(geo, count, upper=upper)]
+    shifts = rng.normal(0, 1, (len(placed), 2)) * [0.06 * geo.radius, 0.02 * geo.radius]
+    out = [Piece((x + float(dx), y + float(dy)), level, light) for ((x, y), level, light), (dx, dy) in zip(placed, shifts)]
     out.sort(key=lambda p: p.level)
     return out
 

@@ -182,13 +182,7 @@ def draw_occluder(image: Image, shadow: Field, occ: Occluder, rng: np.random.Gen
     tx, ty = occ.target
     far = 3 * (w + h)
     if occ.kind == "cup":
-        radius = 1.6 * d
-        body = (round(tx * 4), round(ty * 4))
-        cv2.circle(cloth, body, round(radius * 4), 255, -1, cv2.LINE_AA, shift=2)
-        colour = CLOTH_BGR[int(rng.integers(len(CLOTH_BGR)))]
-        _shade(image, cloth, colour, rng, light)
-        cv2.circle(image, body, round(radius * 0.78 * 4), tuple(int(c * 0.35) for c in colour), -1, cv2.LINE_AA, shift=2)
-        cv2.circle(image, body, round(radius * 0.9 * 4), tuple(min(255, int(c * 1.3) + 20) for c in colour), max(1, round(d * 0.06)), cv2.LINE_AA, shift=2)
+        _cup(image, cloth, occ.target, 1.6 * d, rng, light)
         height = 3.0 * d
     else:
         # a hand reaches to the target; an arm lies across it with the hand beyond
@@ -207,8 +201,57 @@ def draw_occluder(image: Image, shadow: Field, occ: Occluder, rng: np.random.Gen
         _shade(image, skin, skin_bgr, rng, light)
         _shade(image, cloth, CLOTH_BGR[int(rng.integers(len(CLOTH_BGR)))], rng, light)
         height = 4.0 * d
-    small = cv2.resize(np.maximum(skin, cloth), (shadow.shape[1], shadow.shape[0]), interpolation=cv2.INTER_AREA).astype(np.float32) / 255
+    _cast(shadow, np.maximum(skin, cloth), light, height, d)
+
+
+def _cup(image: Image, mask: npt.NDArray[np.uint8], centre: Point, radius: float, rng: np.random.Generator, light: Point) -> None:
+    """A leather dice cup standing open side up, seen from above; its outline is added to ``mask``."""
+    body = (round(centre[0] * 4), round(centre[1] * 4))
+    cv2.circle(mask, body, round(radius * 4), 255, -1, cv2.LINE_AA, shift=2)
+    colour = CLOTH_BGR[int(rng.integers(len(CLOTH_BGR)))]
+    _shade(image, mask, colour, rng, light)
+    cv2.circle(image, body, round(radius * 0.78 * 4), tuple(int(c * 0.35) for c in colour), -1, cv2.LINE_AA, shift=2)
+    rim = tuple(min(255, int(c * 1.3) + 20) for c in colour)
+    cv2.circle(image, body, round(radius * 0.9 * 4), rim, max(1, round(radius * 0.04)), cv2.LINE_AA, shift=2)
+
+
+def _cast(shadow: Field, mask: npt.NDArray[np.uint8], light: Point, height: float, d: float) -> None:
+    """Darken ``shadow`` (1/4 resolution) where ``mask`` (full resolution),
+    ``height`` pixels above the board, casts its shadow, but not under itself."""
+    small = cv2.resize(mask, (shadow.shape[1], shadow.shape[0]), interpolation=cv2.INTER_AREA).astype(np.float32) / 255
     shift = np.array([[1, 0, light[0] * height / 4], [0, 1, light[1] * height / 4]], np.float32)
     cast = cv2.warpAffine(small, shift, (shadow.shape[1], shadow.shape[0]))
     cast = cv2.GaussianBlur(cast, (0, 0), max(1.0, d / 4)) * (1 - small)
     np.maximum(shadow, 0.7 * cast, out=shadow)
+
+
+def draw_clutter(image: Image, shadow: Field, board: npt.NDArray[np.float32], scale: float, rng: np.random.Generator, light: Point) -> None:
+    """A dice cup or a game clock on the table beside the board, clear of
+    the board's outline ``board`` (4, 2) in image pixels; ``scale`` is about
+    one checker's diameter. Nothing is drawn when there is no room."""
+    h, w = image.shape[:2]
+    outline = board.reshape(-1, 1, 2).astype(np.float32)
+    clock = rng.random() < 0.4
+    reach = (2.6 if clock else 1.6) * scale
+    for _ in range(20):
+        centre = (float(rng.uniform(0, w)), float(rng.uniform(0, h)))
+        if cv2.pointPolygonTest(outline, centre, True) < -reach * 1.1:
+            break
+    else:
+        return
+    mask = np.zeros((h, w), np.uint8)
+    if clock:
+        angle = float(rng.uniform(0, 180))
+        box = cv2.boxPoints((centre, (5.0 * scale, 2.4 * scale), angle))
+        cv2.fillConvexPoly(mask, (box * 4).round().astype(np.int32), 255, cv2.LINE_AA, shift=2)
+        _shade(image, mask, (35, 35, 40), rng, light)
+        a = np.radians(angle)
+        along = np.array([np.cos(a), np.sin(a)]) * 1.2 * scale
+        for side in (-1, 1):
+            panel = cv2.boxPoints((tuple(np.asarray(centre) + side * along), (1.9 * scale, 1.1 * scale), angle))
+            cv2.fillConvexPoly(image, (panel * 4).round().astype(np.int32), (150, 170, 160), cv2.LINE_AA, shift=2)
+        height = 1.5 * scale
+    else:
+        _cup(image, mask, centre, 1.6 * scale, rng, light)
+        height = 3.0 * scale
+    _cast(shadow, mask, light, height, scale)

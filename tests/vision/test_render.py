@@ -207,3 +207,16 @@ def test_render_command_long_nardy(tmp_path: pathlib.Path, capsys: pytest.Captur
     assert code == 0
     layout = json.loads(capsys.readouterr().out)["layout"]
     assert layout["top"] == [0] * 11 + [15] and layout["bottom"] == [-15] + [0] * 11
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_render_clutter_stays_off_the_board(seed: int) -> None:
+    import cv2
+
+    plain = dict(camera=CameraPose(fill=0.6), lighting=Lighting.even(), effects=Effects.none())
+    bare = render(START, rng=np.random.default_rng(seed), size=SMALL, clutter=False, **plain)  # type: ignore[arg-type]
+    busy = render(START, rng=np.random.default_rng(seed), size=SMALL, clutter=True, **plain)  # type: ignore[arg-type]
+    inside = np.zeros(bare.image.shape[:2], np.uint8)
+    cv2.fillConvexPoly(inside, bare.corners.round().astype(np.int32), 1)
+    changed = np.any(bare.image != busy.image, axis=2)
+    assert changed.any() and not (changed & (inside > 0)).any()
