@@ -123,6 +123,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="seed of the photo set")
     parser.add_argument("--per-board", type=int, default=10, help="photos per calibrated board")
     parser.add_argument("--quick", action="store_true", help="a smoke test: 40 photos")
+    parser.add_argument("--show-errors", action="store_true", help="print every misread point and wrong verdict")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     n = 40 if args.quick else args.n
@@ -182,6 +183,10 @@ def main(argv: list[str] | None = None) -> int:
                     boards_right += 1
                 else:
                     wrong_by_style[name] += 1
+                    if args.show_errors:
+                        print(f"  {name} photo {photos}: truth {truth.top} {truth.bottom} bar {truth.bar_light},{truth.bar_dark}")
+                        print(f"  {' ' * len(name)}        seen  {seen.top} {seen.bottom} bar {seen.bar_light},{seen.bar_dark}")
+                        print(f"  {' ' * len(name)}        confidence {np.round(reading.confidence, 2).tolist()}")
             # an occluded photo of the same position
             occluded_total += 1
             hidden = shoot(board, truth, np_rng, occlusion=rng.choice(["hand", "arm", "cup"]))
@@ -205,6 +210,10 @@ def main(argv: list[str] | None = None) -> int:
                     before_image=image if use_before else None,
                 )
                 right_play = verdict.verdict == "legal" and verdict.play is not None and verdict.play.after == chosen.after
+                if args.show_errors and not right_play:
+                    why = verdict.refusal.message if verdict.refusal else "; ".join(str(c) for c in verdict.contradictions)
+                    print(f"  judge ({'with' if use_before else 'no'} before) {name}: played {chosen.play}, verdict {verdict.verdict}"
+                          f" {verdict.play.play if verdict.play else ''}: {why[:200]}")
                 if use_before:
                     judged_b += 1
                     identified_b += right_play

@@ -150,19 +150,21 @@ class Calibration:
             raise CalibrationError(f"calibration file {str(path)!r}: {exc}") from None
 
 
-def _fit(rectified: Image, geometry: BoardGeometry, layout: Layout, config: ReadConfig) -> tuple[float, ColourModel, bool]:
+def _fit(
+    rectified: Image, geometry: BoardGeometry, layout: Layout, config: ReadConfig, *, positive_is_light: bool | None = None
+) -> tuple[float, ColourModel, bool]:
     """How well ``layout`` explains the board at this geometry: the mean log
     probability of the known slot states under colours learned from it."""
     features = measure(rectified, geometry)
     try:
-        model, pos_light = learn_from_layout(features, layout)
+        model, pos_light = learn_from_layout(features, layout, positive_is_light=positive_is_light)
     except CalibrationError:
         return -np.inf, None, True  # type: ignore[return-value]
     prob, _ = slot_probabilities(features, model, config=config)
     states = layout_states(layout, geometry.slots)
     if not pos_light:
         states = np.where(states == 0, 0, 3 - states).astype(np.int8)
-    chosen = np.take_along_axis(prob, states[..., None].astype(np.intp), axis=-1)[..., 0]
+    chosen = np.take_along_axis(prob, np.maximum(states, 0)[..., None].astype(np.intp), axis=-1)[..., 0]
     return float(np.log(np.maximum(chosen, 1e-6)).mean()), model, pos_light
 
 
@@ -178,14 +180,19 @@ def calibrate(
     *,
     width_px: int = DEFAULT_WIDTH_PX,
     lens: Lens | None = None,
+    light_home: str = "bottom-right",
     read: ReadConfig = ReadConfig(),
     refusal: RefusalConfig = RefusalConfig(),
 ) -> Calibration:
     """Calibrate from a frame (h, w, 3) BGR uint8 showing the starting
     position (B4) on a clear board. ``corners`` (4, 2) TL, TR, BR, BL in image
     px, or 6 for a folding board; without them the ArUco markers are looked
-    for, then the board's outline. Raises :class:`CalibrationError` naming the
-    points that are not set up as the starting position."""
+    for, then the board's outline. The checker kinds are named light and dark
+    by brightness; where both are about equally bright (red and blue), the
+    kind whose home board lies at ``light_home`` ("bottom-right" or
+    "bottom-left") in the rectified board is called light. Raises
+    :class:`CalibrationError` naming the points that are not set up as the
+    starting position."""
     from vision.markers import find_board_outline, find_marker_corners
 
     if image.ndim != 3 or image.shape[2] != 3:
@@ -216,8 +223,8 @@ def calibrate(
                 geometry = replace(base, pitch_px=pitch)
             except GeometryError:
                 continue
-            for layout in start_layouts():
-                score, model, pos_light = _fit(rectified, geometry, layout, read)
+            for layout, positive_home in zip(start_layouts(), ("bottom-right", "bottom-left")):
+                score, model, pos_light = _fit(rectified, geometry, layout, read, positive_is_light=positive_home == light_home)
                 if best is None or score > best[0]:
                     best = (score, geometry, layout, model, pos_light)
     if best is None:

@@ -36,10 +36,17 @@ log = logging.getLogger(__name__)
 FloatArray = npt.NDArray[np.float32]
 
 EMPTY, LIGHT, DARK = 0, 1, 2
+#: A slot whose state a layout does not fix (past the line of a pile).
+UNKNOWN = -1
+#: Checkers in a line from the edge before they pile up.
+LINE = 5
 #: Distances below this are noise whatever the learned spread (Lab units, RMS per pixel).
 MIN_SPREAD = 4.0
 #: How much the light may change between calibration and a frame (lightness gain).
 MAX_GAIN = 1.35
+#: Checker kinds closer than this in lightness (Lab L, 8-bit scale) are "equally bright":
+#: the caller names them.
+SAME_BRIGHTNESS = 25.0
 
 
 def _disc() -> FloatArray:
@@ -74,8 +81,8 @@ class ColourModel:
     """Templates of one board (Lab, OpenCV 8-bit scale, T x T px each).
 
     ``background``: (2, 12, S, T, T, 4) the empty look of every slot;
-    ``light``/``dark``: (T, T, 4) a checker of each colour; ``bar``: (T, T, 4)
-    the empty bar; ``spread``: (3,) the typical distance of an empty slot, a
+    ``light``/``dark``: (T, T, 4) a checker of each colour; ``bar``: (B, T, T, 4)
+    the empty bar at each probe (:func:`vision.geometry.bar_slot_centres`); ``spread``: (3,) the typical distance of an empty slot, a
     light and a dark checker from their template.
     """
 
@@ -134,12 +141,16 @@ class ColourModel:
 
 
 def layout_states(layout: Layout, slots: int) -> npt.NDArray[np.int8]:
-    """(2, 12, slots) EMPTY/LIGHT/DARK that ``layout`` puts in each slot
-    (piles fill every slot)."""
+    """(2, 12, slots) EMPTY/LIGHT/DARK that ``layout`` puts in each slot.
+    Past :data:`LINE` checkers a point's checkers pile up (a second layer, or
+    squeezed, or further along the line): the slots from :data:`LINE` on are
+    then :data:`UNKNOWN`."""
     states = np.zeros((2, 12, slots), np.int8)
     for row, counts in enumerate((layout.top, layout.bottom)):
         for col, n in enumerate(counts):
             states[row, col, : min(abs(n), slots)] = LIGHT if n > 0 else DARK
+            if abs(n) > LINE:
+                states[row, col, LINE:] = UNKNOWN
     return states
 
 
@@ -188,7 +199,7 @@ def _name_by_brightness(first: FloatArray, second: FloatArray, *, first_is_light
     """True when ``first`` (a template) is the light kind."""
     l1 = float((first[..., 0] * DISC).sum())
     l2 = float((second[..., 0] * DISC).sum())
-    if abs(l1 - l2) < 12 and first_is_light is not None:
+    if abs(l1 - l2) < SAME_BRIGHTNESS and first_is_light is not None:
         return first_is_light
     return l1 >= l2
 
@@ -212,7 +223,7 @@ def learn_from_layout(
     (light, light_s), (dark, dark_s) = ((pos_t, pos_s), (neg_t, neg_s)) if pos_light else ((neg_t, neg_s), (pos_t, pos_s))
     background, loo = _fill_background(features.patches, states == EMPTY)
     empty_s = float(np.percentile(loo, 80)) if len(loo) else MIN_SPREAD
-    bar, _ = _template(features.bar)
+    bar = np.array(features.bar, np.float32)  # the bar is empty at the start
     spread = np.maximum(np.array([empty_s, light_s, dark_s], np.float32), MIN_SPREAD)
     model = ColourModel(background=background, light=light, dark=dark, bar=bar, spread=spread)
     log.debug("learned light %s dark %s spread %s", model.light_lab, model.dark_lab, spread)
@@ -252,6 +263,7 @@ def learn_from_image(features: SlotFeatures, *, first_is_light: bool | None = No
     empty = ~checker & (near > 2 * MIN_SPREAD)
     background, loo = _fill_background(patches, empty)
     empty_s = float(np.percentile(loo, 80)) if len(loo) else MIN_SPREAD
-    bar, _ = _template(features.bar)
+    bar_template, _ = _template(features.bar)
+    bar = np.repeat(bar_template[None], len(features.bar), axis=0)
     spread = np.maximum(np.array([empty_s, light_s, dark_s], np.float32), MIN_SPREAD)
     return ColourModel(background=background, light=light, dark=dark, bar=bar, spread=spread)

@@ -369,10 +369,12 @@ def slot_centres(geometry: BoardGeometry) -> FloatArray:
 
 
 def bar_slot_centres(geometry: BoardGeometry) -> FloatArray:
-    """Centres of checker-sized slots along the bar, top to bottom, (n, 2)."""
+    """Probe centres along the middle of the bar, every half checker pitch
+    from top to bottom, (n, 2) rectified px. Checkers on the bar stand
+    anywhere; a line of k touching checkers covers 2k - 1 or 2k probes."""
     x0, x1 = geometry.bar
-    pitch = geometry.pitch_px
-    n = max(1, int(geometry.size[1] // pitch))
-    margin = (geometry.size[1] - n * pitch) / 2
-    ys = margin + pitch / 2 + np.arange(n, dtype=np.float32) * pitch
+    step = geometry.pitch_px / 2
+    n = max(1, int((geometry.size[1] - geometry.pitch_px) // step) + 1)
+    margin = (geometry.size[1] - geometry.pitch_px - (n - 1) * step) / 2
+    ys = margin + geometry.pitch_px / 2 + np.arange(n, dtype=np.float32) * step
     return np.stack([np.full(n, (x0 + x1) / 2, np.float32), ys.astype(np.float32)], axis=1)

@@ -36,7 +36,7 @@ from engine.legal import LegalPlay, legal_plays
 from engine.position import Position
 from engine.rules import STANDARD, Rules
 from vision.calibration import Calibration
-from vision.colours import layout_states, template_distance
+from vision.colours import UNKNOWN, layout_states, template_distance
 from vision.errors import GeometryError
 from vision.features import measure
 from vision.geometry import Image, rectify
@@ -113,6 +113,10 @@ class PhotoVerdict:
 Side = Literal["bottom-right", "bottom-left", "top-right", "top-left"]
 
 
+def _counts(layout: Layout) -> npt.NDArray[np.int64]:
+    return np.array([layout.top, layout.bottom], np.int64)
+
+
 def _mover_point(row: int, col: int, home: Home) -> int:
     """The mover's point number (B2) at (row, col) of a board whose mover's home is at the bottom."""
     index = col if home == "bottom-right" else 11 - col
@@ -183,14 +187,18 @@ def judge_reading(
         groups.setdefault(layout_from_position(lp.after, mover=mover, home=bottom_home), []).append(lp)
     bar_sure = seen_reading.bar_confidence >= 1 - config.contradiction
     scores: list[_Score] = []
+    before_counts = _counts(layout_from_position(before, mover=mover, home=bottom_home))
     for layout, members in groups.items():
         states = layout_states(layout, slots)
-        p = np.take_along_axis(prob, states[..., None].astype(np.intp), axis=-1)[..., 0]
+        known = states != UNKNOWN
+        p = np.take_along_axis(prob, np.maximum(states, 0)[..., None].astype(np.intp), axis=-1)[..., 0]
+        p = np.where(known, p, 1.0)
         bad = p <= config.contradiction
         if changes is not None:
             changed, unchanged = changes
-            moves_here = states != before_states
-            bad = bad | (moves_here & unchanged) | (~moves_here & changed)
+            must_change = known & (before_states != UNKNOWN) & (states != before_states)
+            same_point = (_counts(layout) == before_counts)[..., None]
+            bad = bad | (must_change & unchanged) | (same_point & changed)
         scores.append(
             _Score(
                 layout=layout,

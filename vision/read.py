@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from vision.colours import DARK, EMPTY, LIGHT, ColourModel, learn_from_image, template_distance
+from vision.colours import DARK, EMPTY, LIGHT, LINE, ColourModel, learn_from_image, template_distance
 from vision.errors import CalibrationError
 from vision.features import SlotFeatures, estimate_pitch, measure
 from vision.geometry import BoardGeometry, Image, make_geometry, rectify
@@ -162,41 +162,57 @@ def slot_probabilities(features: SlotFeatures, model: ColourModel, *, config: Re
 
 
 def _read_points(prob: FloatArray, *, config: ReadConfig) -> tuple[npt.NDArray[np.int64], FloatArray]:
-    states = prob.argmax(axis=-1)
-    best = prob.max(axis=-1)
+    """Counts (2, 12) and confidences (2, 12) from slot probabilities
+    (2, 12, S, 3). A point holds one colour, that of the checker at its
+    edge (slot 0); each slot is then empty or that colour, and the count is
+    the run of that colour from the edge."""
     slots = prob.shape[2]
     counts = np.zeros((2, 12), np.int64)
     confidence = np.zeros((2, 12), np.float32)
     for row in range(2):
         for col in range(12):
-            s = states[row, col]
+            p = prob[row, col]
+            light, dark = float(p[0, LIGHT]), float(p[0, DARK])
+            colour, other = (LIGHT, DARK) if light >= dark else (DARK, LIGHT)
+            occupied = p[:, colour] / np.maximum(p[:, colour] + p[:, EMPTY], 1e-9)
             run = 0
-            while run < slots and s[run] != EMPTY:
+            while run < slots and occupied[run] > 0.5:
                 run += 1
-            conf = float(best[row, col].min())
-            if run > 0:
-                light = float(prob[row, col, :run, LIGHT].sum())
-                dark = float(prob[row, col, :run, DARK].sum())
-                counts[row, col] = run if light >= dark else -run
-                conf = min(conf, max(light, dark) / run)
-                if run == slots:
-                    conf *= config.full_stack_confidence
-            if np.any(s[run:] != EMPTY):
+            sure = np.maximum(occupied, 1 - occupied)
+            conf = float(sure.min()) * (1 - float(p[:, other].max()))
+            if run:
+                conf *= max(light, dark) / max(light + dark, 1e-9)
+            if np.any(occupied[run:] > 0.5):
                 conf *= 0.3  # a gap in the stack: something else is on the point
+            if run >= min(slots, LINE):
+                conf *= config.full_stack_confidence  # more may be piled on the line
+            counts[row, col] = run if colour == LIGHT else -run
             confidence[row, col] = conf
     return counts, confidence
 
 
 def _read_bar(features: SlotFeatures, model: ColourModel) -> tuple[int, int, float]:
+    """Light and dark checkers on the bar and how sure: runs of probes
+    (every half pitch) that look like a checker of one colour; a run of m
+    probes is (m + 1) // 2 touching checkers."""
     bar = features.bar
+    background = model.bar if len(model.bar) == len(bar) else np.repeat(np.median(model.bar, axis=0)[None], len(bar), axis=0)
     distances = np.stack(
-        [template_distance(bar, model.bar), template_distance(bar, model.light), template_distance(bar, model.dark)],
+        [template_distance(bar, background), template_distance(bar, model.light), template_distance(bar, model.dark)],
         axis=-1,
     )
-    spread = np.array([model.spread[0], model.spread[1], model.spread[2]], np.float32)
-    prob, _ = _probabilities(distances, spread)
+    prob, _ = _probabilities(distances, model.spread)
     states = prob.argmax(axis=-1)
-    return int((states == LIGHT).sum()), int((states == DARK).sum()), float(prob.max(axis=-1).min())
+    totals = {LIGHT: 0, DARK: 0}
+    run_colour, run = EMPTY, 0
+    for state in [int(v) for v in states] + [EMPTY]:
+        if state == run_colour and state != EMPTY:
+            run += 1
+            continue
+        if run_colour != EMPTY:
+            totals[run_colour] += (run + 1) // 2
+        run_colour, run = state, 1
+    return totals[LIGHT], totals[DARK], float(prob.max(axis=-1).min())
 
 
 def read_rectified(
