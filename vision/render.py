@@ -2,10 +2,11 @@
 
 The board is drawn in *board space* (a flat, rectified canvas in which the
 playing area is an axis-aligned rectangle; :mod:`vision.render_board`), warped
-into the image with one :func:`cv2.warpPerspective` from a
-:class:`CameraPose`, then lit, overlaid with hands or a cup, and passed
-through the lens and sensor (:mod:`vision.render_camera`). Every random
-choice comes from the ``rng`` argument, so one seed gives one image.
+into the image with one :func:`cv2.warpPerspective` per half of the board
+(one in all when it is not folded) from a :class:`CameraPose`, joined by
+hands, a cup or a clock (:mod:`vision.render_props`), lit, and passed through
+the lens and sensor (:mod:`vision.render_camera`). Every random choice comes
+from the ``rng`` argument, so one seed gives one image.
 
 >>> import numpy as np
 >>> from vision.layout import Layout
@@ -119,11 +120,13 @@ def _unit_for(style: Style, camera: CameraPose, size: tuple[int, int]) -> float:
 
 
 def _draw_checkers(canvas: Image, shadow: Floats, scene: _Scene, board: list[Piece]) -> None:
+    """Each checker's shadow into ``shadow`` (1/4 of the canvas), then its
+    edge and its lit top face, lifted toward the camera by its height."""
     style, geo, t = scene.style, scene.geo, scene.thickness
     az = round(scene.lighting.light_azimuth_deg / 15) * 15 % 360
     r = geo.radius
     sprites = {
-        light: checker_sprite(round(r * 4) / 4, style.light_bgr if light else style.dark_bgr, round(style.gloss, 2), style.embossed, az, 0)
+        light: checker_sprite(round(r * 4) / 4, style.light_bgr if light else style.dark_bgr, round(style.gloss, 2), style.embossed, az)
         for light in (True, False)
     }
     for piece in board:
@@ -174,8 +177,8 @@ def _place(
     for _ in range(40):
         where = rng.random()
         if where < 0.75:
-            half_left = geo.x0 + (geo.bar_left + geo.bar_width if rng.random() < 0.7 else 0.0)
-            x = half_left + float(rng.uniform(side, 6 * geo.unit - side))
+            half_x0 = geo.x0 + (geo.bar_left + geo.bar_width if rng.random() < 0.7 else 0.0)  # mostly the right half (X2)
+            x = half_x0 + float(rng.uniform(side, 6 * geo.unit - side))
             y = geo.y0 + geo.height / 2 + float(rng.uniform(-1, 1)) * geo.height * 0.3
         else:
             x = geo.x0 + geo.bar_left + geo.bar_width / 2

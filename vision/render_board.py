@@ -205,7 +205,7 @@ def base_canvas(style: Style, unit: float, seed: int) -> Image:
 
 @lru_cache(maxsize=64)
 def checker_sprite(
-    radius: float, bgr: BGR, gloss: float, embossed: bool, light_deg: int, seed: int
+    radius: float, bgr: BGR, gloss: float, embossed: bool, light_deg: int
 ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
     """A checker's top face lit from ``light_deg`` (board-space azimuth):
     colour (S, S, 3) float32 and coverage (S, S) float32 in [0, 1], S = 2*ceil(radius)+3.
@@ -235,7 +235,7 @@ def checker_sprite(
     # the reflection of a window or lamp on the flat face, toward the light
     hx, hy = math.cos(az) * 0.42 * radius, math.sin(az) * 0.42 * radius
     spot = np.exp(-((xx - hx) ** 2 + (yy - hy) ** 2) / np.float32((0.28 * radius) ** 2))
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(round(radius * 4))
     mould = cv2.GaussianBlur(rng.random(d.shape, dtype=np.float32), (0, 0), max(0.6, radius / 25))
     base = np.asarray(bgr, np.float32)
     shade = (0.55 + 0.45 * lambert) * (1 + 0.06 * (mould - 0.5))
