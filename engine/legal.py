@@ -48,15 +48,13 @@ class LegalPlay:
 
 
 def legal_plays(position: Position, dice: Dice, rules: Rules = STANDARD) -> tuple[LegalPlay, ...]:
-    """Every distinct legal outcome, best-known notation first (sorted by play text).
+    """Every distinct legal outcome, in the order the search finds them.
 
     A roll with no legal move gives one outcome: the empty play and the
     unchanged position (M7).
     """
     found = _search(position, dice, rules)
-    plays = [LegalPlay(_play(path), _after(position, key, rules)) for key, path in found.items()]
-    plays.sort(key=lambda lp: _sort_key(lp.play))
-    return tuple(plays)
+    return tuple(LegalPlay(_play(path), apply_steps(position, path, rules)) for path in found.values())
 
 
 def count_legal(position: Position, dice: Dice, rules: Rules = STANDARD) -> int:
@@ -64,25 +62,60 @@ def count_legal(position: Position, dice: Dice, rules: Rules = STANDARD) -> int:
     return len(_search(position, dice, rules, paths=False))
 
 
-def _sort_key(play: Play) -> tuple[tuple[int, int], ...]:
-    return tuple((-m.start, -m.end) for m in sorted(play.moves, key=lambda m: (-m.start, -m.end)))
+def legal_keys(position: Position, dice: Dice, rules: Rules = STANDARD) -> set[int]:
+    """The :func:`outcome_key` of every legal outcome (for judging without
+    building every position)."""
+    return set(_search(position, dice, rules, paths=False))
 
 
-def _play(path: tuple[Step, ...]) -> Play:
-    return Play(tuple(Move(start, end, hit) for start, end, hit, _ in path))
+def outcome_key(before: Position, after: Position, rules: Rules = STANDARD) -> int | None:
+    """The key of ``after`` as an outcome of a play from ``before``: the mover's
+    slots and the points where opposing blots were hit; None when the opponent's
+    checkers changed in any other way (so no play leads there)."""
+    hits = 0
+    for point in range(1, 25):
+        theirs = rules.opposite(point)
+        was, now = before.them[theirs], after.them[theirs]
+        if now != was:
+            if not (was == 1 and now == 0 and rules.hitting):
+                return None
+            hits |= 1 << (_HIT_SHIFT + point)
+    if after.them[OFF] != before.them[OFF] or after.them[BAR] != before.them[BAR] + (hits.bit_count()):
+        return None
+    return side_key(after.me) | hits
 
 
-def _after(position: Position, key: int, rules: Rules) -> Position:
+def position_of(before: Position, key: int, rules: Rules = STANDARD) -> Position:
+    """The outcome a key stands for."""
     me = tuple((key >> (4 * i)) & _SLOT for i in range(26))
     hits = key >> _HIT_SHIFT
     if not hits:
-        return Position(me, position.them)
-    them = list(position.them)
+        return Position(me, before.them)
+    them = list(before.them)
     for point in range(1, 25):
         if hits >> point & 1:
             them[rules.opposite(point)] -= 1
             them[BAR] += 1
     return Position(me, tuple(them))
+
+
+def apply_steps(position: Position, steps: tuple[Step, ...], rules: Rules = STANDARD) -> Position:
+    """The position after moving checkers one step at a time (hits send blots to the bar)."""
+    if not steps:
+        return position
+    me = list(position.me)
+    them = list(position.them) if any(step[2] for step in steps) else None
+    for start, end, hit, _ in steps:
+        me[start] -= 1
+        me[end] += 1
+        if hit and them is not None:
+            them[rules.opposite(end)] -= 1
+            them[BAR] += 1
+    return Position(tuple(me), position.them if them is None else tuple(them))
+
+
+def _play(path: tuple[Step, ...]) -> Play:
+    return Play(tuple(Move(start, end, hit) for start, end, hit, _ in path))
 
 
 def side_key(side: Side) -> int:
@@ -306,10 +339,7 @@ def _dfs(position: Position, dice: Dice, rules: Rules) -> dict[int, tuple[Step, 
     opp = _opposing(position, rules)
     block = 2 if rules.hitting else 1
     track_run = rules.no_hit_and_run
-    head_limit = 99
-    if rules.head_limit:
-        first_turn = me[24] == rules.checkers
-        head_limit = 2 if first_turn and dice.is_double and dice.first in (3, 4, 6) else 1
+    most_from_head = head_limit(position, dice, rules)
     record_all = rules.no_lone_prime
     double = dice.is_double
     # found[depth]: key -> (path, clean); clean is False when every path reaching it hit and ran (H1).
@@ -335,7 +365,7 @@ def _dfs(position: Position, dice: Dice, rules: Rules) -> dict[int, tuple[Step, 
         for start in sources:
             if not me[start]:
                 continue
-            if start == 24 and heads >= head_limit and not me[BAR]:
+            if start == 24 and heads >= most_from_head and not me[BAR]:
                 continue
             end = start - die
             hit = False
@@ -396,7 +426,7 @@ def _dfs(position: Position, dice: Dice, rules: Rules) -> dict[int, tuple[Step, 
         found[0][key0] = ((), True)
         if rules.no_lone_prime:
             for bucket in found:
-                for key in [k for k in bucket if _lone_prime(k, them, rules)]:
+                for key in [k for k in bucket if lone_prime(k, them, rules)]:
                     del bucket[key]
     depth = max(d for d in range(5) if found[d]) if any(found) else 0
     best = found[depth]
@@ -428,8 +458,18 @@ def _least_waste(best: dict[int, tuple[tuple[Step, ...], bool]]) -> dict[int, tu
     return {k: v for k, v in best.items() if waste(k) == lowest}
 
 
-def _lone_prime(key: int, them: Side, rules: Rules) -> bool:
-    """V3: a block of six points with no opposing checker ahead of it."""
+def head_limit(position: Position, dice: Dice, rules: Rules) -> int:
+    """V3: how many checkers may leave the head (the 24 point) this turn: one,
+    or two on a player's first turn with 6-6, 4-4 or 3-3."""
+    if not rules.head_limit:
+        return rules.checkers
+    first_turn = position.me[24] == rules.checkers
+    return 2 if first_turn and dice.is_double and dice.first in (3, 4, 6) else 1
+
+
+def lone_prime(key: int, them: Side, rules: Rules) -> bool:
+    """V3: the mover's side (an outcome key) holds six points in a row with no
+    opposing checker ahead of them (borne-off checkers count as ahead)."""
     run = 0
     for point in range(1, 25):
         if (key >> (4 * point)) & _SLOT:
