@@ -111,17 +111,20 @@ def _rot(v: Point, degrees: float) -> Point:
     return (v[0] * math.cos(a) - v[1] * math.sin(a), v[0] * math.sin(a) + v[1] * math.cos(a))
 
 
-def _shade(image: Image, mask: npt.NDArray[np.uint8], colour: BGR, rng: np.random.Generator, light: Point) -> None:
-    """Paint ``colour`` where ``mask`` is set, rounded (darker toward the
-    edges, lighter toward ``light``), with a little skin or cloth texture."""
-    ys, xs = np.nonzero(mask)
-    if len(xs) == 0:
+def _shade(image: Image, mask: npt.NDArray[np.uint8], colour: BGR, rng: np.random.Generator, light: Point, roundness: float) -> None:
+    """Paint ``colour`` where ``mask`` is set, rounded over ``roundness``
+    pixels (darker toward the edges, lighter toward ``light``), with a little
+    skin or cloth texture. The shading is worked out at 1/4 resolution."""
+    x0, y0, bw, bh = cv2.boundingRect(mask)
+    if bw == 0 or bh == 0:
         return
-    x0, x1, y0, y1 = xs.min(), xs.max() + 1, ys.min(), ys.max() + 1
+    x1, y1 = x0 + bw, y0 + bh
     m = mask[y0:y1, x0:x1].astype(np.float32) / 255
-    soft = cv2.GaussianBlur(m, (0, 0), max(2.0, 0.04 * max(x1 - x0, y1 - y0)))
-    shifted = np.roll(soft, (round(light[1] * 4), round(light[0] * 4)), axis=(0, 1))
-    texture = cv2.resize(rng.random(((y1 - y0) // 12 + 2, (x1 - x0) // 12 + 2), dtype=np.float32), (x1 - x0, y1 - y0))
+    small = cv2.resize(m, ((bw + 3) // 4, (bh + 3) // 4), interpolation=cv2.INTER_AREA)
+    soft_small = cv2.GaussianBlur(small, (0, 0), max(0.5, roundness / 4))
+    soft = cv2.resize(soft_small, (bw, bh), interpolation=cv2.INTER_LINEAR)
+    shifted = np.roll(soft, (round(light[1] * roundness * 0.3), round(light[0] * roundness * 0.3)), axis=(0, 1))
+    texture = cv2.resize(rng.random((bh // 12 + 2, bw // 12 + 2), dtype=np.float32), (bw, bh))
     shade = (0.5 + 0.4 * soft**0.7 + 0.15 * shifted) * (0.97 + 0.06 * texture)
     paint = np.asarray(colour, np.float32) * shade[:, :, None]
     alpha = m[:, :, None]
@@ -198,8 +201,8 @@ def draw_occluder(image: Image, shadow: Field, occ: Occluder, rng: np.random.Gen
         tone = np.asarray(SKIN_BGR[int(rng.integers(len(SKIN_BGR)))], float) * rng.uniform(0.92, 1.08)
         skin_bgr = (int(min(255, tone[0])), int(min(255, tone[1])), int(min(255, tone[2])))
         skin[cloth > 0] = 0
-        _shade(image, skin, skin_bgr, rng, light)
-        _shade(image, cloth, CLOTH_BGR[int(rng.integers(len(CLOTH_BGR)))], rng, light)
+        _shade(image, skin, skin_bgr, rng, light, 0.5 * d)
+        _shade(image, cloth, CLOTH_BGR[int(rng.integers(len(CLOTH_BGR)))], rng, light, 0.8 * d)
         height = 4.0 * d
     _cast(shadow, np.maximum(skin, cloth), light, height, d)
 
@@ -209,7 +212,7 @@ def _cup(image: Image, mask: npt.NDArray[np.uint8], centre: Point, radius: float
     body = (round(centre[0] * 4), round(centre[1] * 4))
     cv2.circle(mask, body, round(radius * 4), 255, -1, cv2.LINE_AA, shift=2)
     colour = CLOTH_BGR[int(rng.integers(len(CLOTH_BGR)))]
-    _shade(image, mask, colour, rng, light)
+    _shade(image, mask, colour, rng, light, radius * 0.5)
     cv2.circle(image, body, round(radius * 0.78 * 4), tuple(int(c * 0.35) for c in colour), -1, cv2.LINE_AA, shift=2)
     rim = tuple(min(255, int(c * 1.3) + 20) for c in colour)
     cv2.circle(image, body, round(radius * 0.9 * 4), rim, max(1, round(radius * 0.04)), cv2.LINE_AA, shift=2)
@@ -244,7 +247,7 @@ def draw_clutter(image: Image, shadow: Field, board: npt.NDArray[np.float32], sc
         angle = float(rng.uniform(0, 180))
         box = cv2.boxPoints((centre, (5.0 * scale, 2.4 * scale), angle))
         cv2.fillConvexPoly(mask, (box * 4).round().astype(np.int32), 255, cv2.LINE_AA, shift=2)
-        _shade(image, mask, (35, 35, 40), rng, light)
+        _shade(image, mask, (35, 35, 40), rng, light, 0.5 * scale)
         a = np.radians(angle)
         along = np.array([np.cos(a), np.sin(a)]) * 1.2 * scale
         for side in (-1, 1):
