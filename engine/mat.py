@@ -595,8 +595,20 @@ def record_from_events(
         f"illegal play); written as {s.written or 'no move'}"
         for s in substitutions
     )
-    record = MatchRecord(settings.length, players, tags, tuple(out_games), comments)
+    record = MatchRecord(settings.length, players, tags or settings_tags(settings), tuple(out_games), comments)
     return record, tuple(substitutions)
+
+
+def settings_tags(settings: MatchRules) -> tuple[tuple[str, str], ...]:
+    """Header tags that let a reader (and :meth:`MatchRecord.settings`) rebuild the rules."""
+    name = settings.rules.name
+    variation = "Backgammon" if name in ("standard", "app") else name.capitalize()
+    tags = [("Variation", variation), ("CubeLimit", str(settings.max_cube))]
+    if settings.length:
+        tags.append(("Crawford", "On" if settings.crawford else "Off"))
+    else:
+        tags.append(("Jacoby", "On" if settings.jacoby else "Off"))
+    return tuple(tags)
 
 
 def _board_id(event: Played | Pass, seen: Position, rules: Rules) -> str:

@@ -161,12 +161,12 @@ def encode_settings(settings: MatchRules, clock: ClockSettings) -> dict[str, Any
 def decode_settings(header: dict[str, Any]) -> tuple[MatchRules, ClockSettings]:
     """The match rules and clock settings of a header."""
     try:
-        match = dict(header["match"])
-        rules_data = dict(match.pop("rules"))
+        match = _known(MatchRules, header["match"])
+        rules_data = _known(Rules, header["match"]["rules"])
         rules_data["start"] = tuple((int(p), int(n)) for p, n in rules_data["start"])
-        rules = Rules(**rules_data)
+        match["rules"] = Rules(**rules_data)
         match["flag"] = FlagOutcome(match["flag"])
-        settings = MatchRules(rules=rules, **match)
+        settings = MatchRules(**match)
         clock_data = dict(header["clock"])
         clock = ClockSettings(
             delay_ns=int(clock_data["delay_ns"]),
@@ -178,6 +178,12 @@ def decode_settings(header: dict[str, Any]) -> tuple[MatchRules, ClockSettings]:
     except (KeyError, TypeError, ValueError) as exc:
         raise JournalError(f"journal header: {exc!r}") from None
     return settings, clock
+
+
+def _known(cls: type, data: dict[str, Any]) -> dict[str, Any]:
+    """The fields of ``data`` that ``cls`` takes (readers ignore fields they do not know)."""
+    names = {f.name for f in dataclasses.fields(cls) if f.init}
+    return {k: v for k, v in data.items() if k in names}
 
 
 def make_header(
