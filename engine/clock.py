@@ -68,15 +68,16 @@ class ClockSettings:
 
     @classmethod
     def tournament(cls, *, length: int, score: tuple[int, int] = (0, 0)) -> ClockSettings:
-        """US tournament rules (T1): 12 s delay and 2 min per match point for the
-        whole match; clocks that come in mid-match give each player 1 min less
-        per point that player has already scored. A flag fall loses the match."""
+        """U.S. Backgammon Clock Rules (2013, rule 2.1; T1): 12 s delay and, for
+        each player, 2 min per match point for the whole match, less 1 min per
+        point already scored by either player when clocks come in mid-match
+        (at the start of a game). A flag fall loses the match."""
         if length < 1:
             raise ClockError(f"tournament clock for match length {length!r}: expected a match of 1 or more points")
-        reserves = tuple(max(0, 2 * MINUTE * length - MINUTE * points) for points in score)
+        reserve = max(0, 2 * MINUTE * length - MINUTE * (score[0] + score[1]))
         return cls(
             delay_ns=12 * SECOND,
-            reserve_ns=(reserves[0], reserves[1]),
+            reserve_ns=(reserve, reserve),
             scope=ReserveScope.MATCH,
             flag=FlagOutcome.MATCH,
         )

@@ -45,7 +45,7 @@ def test_clock_tournament_reserve_per_match_point() -> None:
     fresh = ClockSettings.tournament(length=7)
     assert fresh.reserve_ns == (14 * MINUTE, 14 * MINUTE) and fresh.delay_ns == 12 * SECOND
     midway = ClockSettings.tournament(length=7, score=(3, 1))
-    assert midway.reserve_ns == (11 * MINUTE, 13 * MINUTE)
+    assert midway.reserve_ns == (10 * MINUTE, 10 * MINUTE)  # less 1 min per point scored by either player
     assert fresh.flag == FlagOutcome.MATCH
 
 
