@@ -85,6 +85,24 @@ class Rendered:
     style_name: str
     barrel: float = 0.0
     """The lens's barrel distortion (:func:`lens_calibration` gives ``cv2.undistort``'s inputs); 0 = none."""
+    area_maps: tuple[Doubles, Doubles] = (np.eye(3), np.eye(3))
+    """3x3 maps from playing-area fractions (u across TL->TR, v down TL->BL,
+    both 0..1) to image pixels before the lens: one for each side of the
+    hinge at ``hinge_fraction`` (equal unless the board is folded)."""
+    hinge_fraction: float = 0.5
+    """Where the board folds (the bar's middle), as a fraction of the playing-area width."""
+
+    def to_image(self, uv: npt.ArrayLike) -> Floats:
+        """Ground truth: where playing-area fractions (N, 2) (u, v) appear in
+        the image, (N, 2) float32, fold and lens included."""
+        points = np.asarray(uv, np.float32).reshape(-1, 2)
+        left = cv2.perspectiveTransform(points[None], self.area_maps[0])[0]
+        right = cv2.perspectiveTransform(points[None], self.area_maps[1])[0]
+        mapped: Floats = np.asarray(np.where((points[:, 0] <= self.hinge_fraction)[:, None], left, right), np.float32)
+        if self.barrel > 0:
+            h, w = self.image.shape[:2]
+            mapped = distort_points(mapped, (w, h), self.barrel)
+        return mapped
 
 
 @dataclass(frozen=True)
@@ -417,6 +435,7 @@ def render(
         image = jpeg(image, effects.jpeg_quality)
 
     bar = (geo.bar_left / geo.width, (geo.bar_left + geo.bar_width) / geo.width)
+    from_fractions = np.array([[geo.width, 0, geo.x0], [0, geo.height, geo.y0], [0, 0, 1]], np.float64)
     log.debug("rendered style %s at unit %.1f px, occlusion %s", style.name, geo.unit, occlusion)
     return Rendered(
         image=image,
@@ -426,4 +445,6 @@ def render(
         bar_fraction=bar,
         style_name=style.name,
         barrel=effects.barrel,
+        area_maps=(halves[0] @ from_fractions, halves[1] @ from_fractions),
+        hinge_fraction=(hinge - geo.x0) / geo.width,
     )

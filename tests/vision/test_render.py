@@ -220,3 +220,33 @@ def test_render_clutter_stays_off_the_board(seed: int) -> None:
     cv2.fillConvexPoly(inside, bare.corners.round().astype(np.int32), 1)
     changed = np.any(bare.image != busy.image, axis=2)
     assert changed.any() and not (changed & (inside > 0)).any()
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_render_to_image_finds_every_checker(seed: int) -> None:
+    """Independent of the drawing code: project each point's first checker
+    through ``to_image`` (fold and lens included) and check its colour."""
+    rng = np.random.default_rng(100 + seed)
+    camera = CameraPose(
+        rotation_deg=float(rng.choice([0, 90, 180, -90])) + float(rng.normal(0, 4)),
+        tilt_deg=float(rng.uniform(0, 18)),
+        tilt_azimuth_deg=float(rng.uniform(0, 360)),
+        distance=float(rng.uniform(2.2, 3.5)),
+        fold_deg=float(rng.uniform(-5, 5)),
+    )
+    effects = Effects(barrel=0.1 if seed % 2 else 0.0)
+    layout = Layout(top=(2, 0, -3, 0, 1, 0, 0, -1, 0, 4, 0, -2), bottom=(-5, 0, 0, 3, 0, -1, 2, 0, 0, 0, 1, 0))
+    style = STYLES["felt-green"]
+    shot = render(layout, rng=rng, size=(960, 720), style="felt-green", camera=camera, lighting=Lighting.even(), effects=effects)
+    assert np.allclose(shot.to_image([[0, 0], [1, 0], [1, 1], [0, 1]]), shot.corners, atol=0.05)
+    width = 12 + style.bar_width
+    grey = shot.image.astype(float).mean(axis=2)
+    for row, counts in (("top", layout.top), ("bottom", layout.bottom)):
+        for index, count in enumerate(counts):
+            if count == 0:
+                continue
+            u = (index + 0.5 + (style.bar_width if index >= 6 else 0)) / width
+            v = style.checker_radius / style.board_height
+            x, y = shot.to_image([[u, v if row == "top" else 1 - v]])[0]
+            value = grey[round(y) - 1 : round(y) + 2, round(x) - 1 : round(x) + 2].mean()
+            assert (value > 150) if count > 0 else (value < 80), (row, index, count, value)
