@@ -41,7 +41,7 @@ from vision.render_camera import (
     motion_kernel,
 )
 from vision.render_props import DICE_BGR, Block, Occluder, draw_block, draw_clutter, draw_occluder
-from vision.render_style import STYLES, Style, StyleError, find_style, random_style
+from vision.render_style import STYLES, Style, StyleError, Surface, find_style, random_style
 from vision.render_texture import surface
 
 __all__ = [
@@ -387,7 +387,8 @@ def render(
     shadow = np.asarray(cv2.GaussianBlur(shadow, (0, 0), max(0.8, geo.radius / 12)), np.float32)
     _punch_tops(shadow, scene, board)
 
-    table = surface("wood", style.table_bgr, ((h + 3) // 4, (w + 3) // 4), strength=0.6, seed=seed % 4)
+    table_kind: Surface = ("wood", "felt", "plain")[seed % 3]  # a wooden table, a cloth, a plain top
+    table = surface(table_kind, style.table_bgr, ((h + 3) // 4, (w + 3) // 4), strength=0.35, seed=seed % 4)
     image = np.asarray(cv2.resize(table, (w, h), interpolation=cv2.INTER_LINEAR), np.uint8)
     _warp_halves(canvas, halves, hinge, image)
     small = ((w + 3) // 4, (h + 3) // 4)
