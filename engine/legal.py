@@ -161,11 +161,13 @@ def _pair(position: Position, dice: Dice, rules: Rules, *, paths: bool) -> dict[
     other case applies, or when no play uses both dice (the search decides).
     """
     me = position.me
-    if me[BAR] or sum(me[7:25]) < 2:
+    if sum(me[7:26]) < 2:
         return None
     opp = _opposing(position, rules)
     high, low = dice.high, dice.low
     base = side_key(me)
+    if me[BAR]:
+        return _enter_pair(me, opp, high, low, base, paths=paths)
     singles: list[list[tuple[int, int, int, int]]] = []
     for die in (high, low):
         moves = []
@@ -207,6 +209,48 @@ def _pair(position: Position, dice: Dice, rules: Rules, *, paths: bool) -> dict[
             key = (base + (1 << (4 * end)) - (1 << (4 * start))) | hit_stop | last
             if key not in found:
                 found[key] = ((start, stop, bool(hit_stop), first), (stop, end, bool(last), second))
+    return found or None
+
+
+def _enter_pair(
+    me: Side, opp: list[int], high: int, low: int, base: int, *, paths: bool
+) -> dict[int, tuple[Step, ...]] | None:
+    """A non-double with checkers on the bar (M4) and no bear-off in reach.
+
+    With two or more on the bar, each die enters one checker where it can; with
+    one, it enters with one die and the other die moves any checker, the
+    entered one included (M5). None when no play uses both dice.
+    """
+    entries = []
+    for die in (high, low):
+        point = BAR - die
+        if opp[point] < 2:
+            hit = 1 << (_HIT_SHIFT + point) if opp[point] else 0
+            entries.append((die, point, (1 << (4 * point)) - (1 << (4 * BAR)), hit))
+    if me[BAR] > 1:
+        key = base
+        for _, _, delta, hit in entries:
+            key = (key + delta) | hit
+        return {key: tuple((BAR, point, bool(hit), die) for die, point, _, hit in entries)}
+    found: dict[int, tuple[Step, ...]] = {}
+    for die, point, delta, hit in entries:
+        other = low if die == high else high
+        for start in range(24, other, -1):
+            count = me[start] + (start == point)
+            if not count:
+                continue
+            end = start - other
+            there = opp[end]
+            if there > 1:
+                continue
+            second_hit = 1 << (_HIT_SHIFT + end) if there else 0
+            key = (base + delta + (1 << (4 * end)) - (1 << (4 * start))) | hit | second_hit
+            if key not in found:
+                found[key] = (
+                    ((BAR, point, bool(hit), die), (start, end, bool(second_hit) and end != point, other))
+                    if paths
+                    else ()
+                )
     return found or None
 
 

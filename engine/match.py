@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import functools
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -49,6 +50,9 @@ from engine.scoring import (
 )
 
 log = logging.getLogger(__name__)
+
+_legal_plays = functools.lru_cache(maxsize=64)(legal_plays)
+"""The legal plays, remembered for the last positions: a replay resolves each play twice."""
 
 Player = int
 """0 or 1."""
@@ -335,7 +339,7 @@ class MatchState:
             found.append(Option(turn, Roll))
         elif phase == Phase.MOVE:
             assert self.dice is not None
-            plays = legal_plays(self.position, self.dice, self.settings.rules)
+            plays = _legal_plays(self.position, self.dice, self.settings.rules)
             found.append(Option(turn, Pass if not plays[0].play else Played))
         elif phase == Phase.DOUBLED:
             found += [Option(other, Take), Option(other, Drop)]
@@ -557,7 +561,7 @@ def resolve_play(position: Position, dice: Dice, play: Play, rules: Rules = STAN
     write); otherwise :func:`engine.legal.find_play` decides.
     """
     literal = literal_after(position, play, rules)
-    for legal in legal_plays(position, dice, rules):
+    for legal in _legal_plays(position, dice, rules):
         if legal.after == literal:
             return legal
     return find_play(position, dice, play, rules)
@@ -590,7 +594,11 @@ def _played(state: MatchState, event: Played | Pass) -> MatchState:
             written = str(play) or "no move"
             raise MatchError(f"player {event.player} plays {written!r} with {state.dice}: {reason}", rule=rule)
         if isinstance(event, Played) and event.after is not None and event.after != found.after:
-            raise _refuse(f"player {event.player}: the board after {str(play)!r} is not what the play gives", "M2")
+            raise _refuse(
+                f"player {event.player} plays {str(play)!r} with {state.dice}, but the board after it "
+                f"{event.after.position_id()!r} is not what that play gives ({found.after.position_id()!r})",
+                "D1",
+            )
         after = found.after
     if after.me[OFF] >= rules.checkers:
         multiplier = bear_off_multiplier(after, rules)

@@ -158,21 +158,24 @@ def status(position: Position, rules: Rules = STANDARD) -> Status:
     <Status.TOO_FEW_CHECKERS: 4>
     """
     problems = Status.VALID
-    sides = (position.me, position.them)
-    if any(len(side) != 26 or min(side) < 0 for side in sides):
+    me, them = position.me, position.them
+    if len(me) != 26 or len(them) != 26 or min(me) < 0 or min(them) < 0:
         return Status.BAD_SHAPE
-    for side in sides:
-        total = sum(side)
+    for total in (sum(me), sum(them)):
         if total > rules.checkers:
             problems |= Status.TOO_MANY_CHECKERS
         elif total < rules.checkers:
             problems |= Status.TOO_FEW_CHECKERS
-    theirs = position.them[13:25] + position.them[1:13] if rules.long_geometry else position.them[24:0:-1]
-    if any(mine and other for mine, other in zip(position.me[1:25], theirs)):
+    theirs = them[13:25] + them[1:13] if rules.long_geometry else them[24:0:-1]
+    if not all(map(_either_empty, me[1:25], theirs)):
         problems |= Status.SHARED_POINT
     if position.me[OFF] >= rules.checkers and position.them[OFF] >= rules.checkers:
         problems |= Status.BOTH_BORNE_OFF
     return problems
+
+
+def _either_empty(a: int, b: int) -> bool:
+    return not (a and b)
 
 
 def check(position: Position, rules: Rules = STANDARD, *, what: str = "position") -> Position:

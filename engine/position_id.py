@@ -43,7 +43,7 @@ def decode(position_id: str) -> tuple[Board25, Board25]:
         raise NotationError(f"Position ID {position_id!r}: not base64") from None
     key = int.from_bytes(raw, "little")
     # Runs of 1-bits between 0-bits, lowest bit first.
-    runs = [len(run) for run in bin(key)[2:].zfill(80)[::-1].split("0")]
+    runs = list(map(len, bin(key)[2:].zfill(80)[::-1].split("0")))
     if len(runs) < 51:
         raise NotationError(f"Position ID {position_id!r}: the key does not hold two boards")
     boards = (runs[:25], runs[25:50])

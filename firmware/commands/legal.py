@@ -70,9 +70,9 @@ def _batch(rules: Rules, *, count: bool) -> int:
             position = read_position(fields[0], rules)
             dice = read_dice(fields[1])
             if count:
-                result: dict[str, object] = {"count": count_legal(position, dice, rules)}
-            else:
-                result = _plays_json(legal_plays(position, dice, rules))
+                out.write(f'{{"count": {count_legal(position, dice, rules)}}}\n')
+                continue
+            result: dict[str, object] = _plays_json(legal_plays(position, dice, rules))
         except NardrefError as exc:
             result = {"error": f"line {number}: {exc}" if not str(exc).startswith("line ") else str(exc)}
         out.write(json.dumps(result) + "\n")
