@@ -64,7 +64,9 @@ def _bad_input(args: argparse.Namespace, message: str) -> int:
 def _report(args: argparse.Namespace, record: MatchRecord, replayed: Replayed) -> None:
     state = replayed.state
     games = len(record.games)
-    moves = sum(1 for game in replayed.events for event in game if type(event).__name__ in ("Played", "Pass"))
+    from engine.match import Pass, Played
+
+    moves = sum(1 for game in replayed.events for event in game if isinstance(event, (Played, Pass)))
     if args.json:
         print(json.dumps({"file": args.file, "consistent": True, "length": record.length,
                           "players": list(record.players), "score": list(state.score), "games": games,
