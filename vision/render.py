@@ -303,6 +303,24 @@ def _corners(quad: Floats, halves: tuple[Doubles, Doubles]) -> Floats:
     return np.array([left[0], right[1], right[2], left[3]], np.float32)
 
 
+def _light(image: Image, lighting: Lighting, shade: Floats, vignette: Floats | None) -> Image:
+    """``image`` (H, W, 3) under ``lighting``: gain, shadows (``shade``, 1/4
+    resolution, 0..1), the lens's ``vignette`` (1/4 resolution, or None),
+    colour cast and glare."""
+    h, w = image.shape[:2]
+    if lighting != Lighting.even() or vignette is not None:
+        gain = lighting.gain_map((w, h)) * (1 - lighting.shadow * shade)
+        if vignette is not None:
+            gain *= vignette
+        tinted = cv2.merge([gain * np.float32(t) for t in lighting.tint])
+        full = cv2.resize(tinted, (w, h), interpolation=cv2.INTER_LINEAR)
+        image = np.asarray(cv2.multiply(image, full, dtype=cv2.CV_8U), np.uint8)
+    if lighting.glare[3] > 0:
+        glare = cv2.resize(lighting.glare_map((w, h)), (w, h), interpolation=cv2.INTER_LINEAR)
+        image = np.asarray(cv2.add(image, cv2.merge([glare, glare, glare]), dtype=cv2.CV_8U), np.uint8)
+    return image
+
+
 def _scale(homography: Doubles, geo: Geometry) -> float:
     """Image pixels per board-space pixel at the board's centre."""
     centre = (geo.canvas_w / 2, geo.canvas_h / 2)
@@ -389,7 +407,8 @@ def render(
 
     table_kind: Surface = ("wood", "felt", "plain")[seed % 3]  # a wooden table, a cloth, a plain top
     table = surface(table_kind, style.table_bgr, ((h + 3) // 4, (w + 3) // 4), strength=0.35, seed=seed % 4)
-    image = np.asarray(cv2.resize(table, (w, h), interpolation=cv2.INTER_LINEAR), np.uint8)
+    table_image = np.asarray(cv2.resize(table, (w, h), interpolation=cv2.INTER_LINEAR), np.uint8)
+    image = table_image.copy()
     _warp_halves(canvas, halves, hinge, image)
     small = ((w + 3) // 4, (h + 3) // 4)
     shade = np.zeros((small[1], small[0]), np.float32)
@@ -413,19 +432,18 @@ def render(
         occ = _occluder(occlusion, rng, geo, homography)
         draw_occluder(image, shade, occ, rng, light_img)
 
-    if lighting != Lighting.even() or effects.vignette > 0:
-        gain = lighting.gain_map(size) * effects.vignette_map(size) * (1 - lighting.shadow * shade)
-        tinted = cv2.merge([gain * np.float32(t) for t in lighting.tint])
-        full = cv2.resize(tinted, (w, h), interpolation=cv2.INTER_LINEAR)
-        image = np.asarray(cv2.multiply(image, full, dtype=cv2.CV_8U), np.uint8)
-    if lighting.glare[3] > 0:
-        glare = cv2.resize(lighting.glare_map(size), (w, h), interpolation=cv2.INTER_LINEAR)
-        image = np.asarray(cv2.add(image, cv2.merge([glare, glare, glare]), dtype=cv2.CV_8U), np.uint8)
-
+    vignette = effects.vignette_map(size) if effects.vignette > 0 else None
     corners = _corners(geo.area(), halves)
     if effects.barrel > 0:
-        image = distort(image, effects.barrel)
+        # past the rendered frame's edge the lens sees more table, lit like the rest;
+        # the vignette belongs to the lens, so it darkens the distorted frame's corners
+        image = distort(_light(image, lighting, shade, None), effects.barrel, background=_light(table_image, lighting, shade, None))
+        if vignette is not None:
+            full = cv2.resize(vignette, (w, h), interpolation=cv2.INTER_LINEAR)
+            image = np.asarray(cv2.multiply(image, cv2.merge([full, full, full]), dtype=cv2.CV_8U), np.uint8)
         corners = distort_points(corners, size, effects.barrel)
+    else:
+        image = _light(image, lighting, shade, vignette)
     if effects.blur_sigma > 0.2:
         image = np.asarray(cv2.GaussianBlur(image, (0, 0), effects.blur_sigma), np.uint8)
     if effects.motion_px > 1:

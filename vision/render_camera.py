@@ -300,11 +300,14 @@ def _undistort_maps(size: tuple[int, int], barrel: float) -> tuple[npt.NDArray[n
     return fixed, fraction
 
 
-def distort(image: Image, barrel: float) -> Image:
-    """Barrel distortion of an (H, W, 3) frame (cached maps per size and strength)."""
+def distort(image: Image, barrel: float, *, background: Image) -> Image:
+    """Barrel distortion of an (H, W, 3) frame (cached maps per size and
+    strength); where the lens looks past the frame's edge (the corners) it
+    sees ``background`` (H, W, 3), e.g. more table."""
     h, w = image.shape[:2]
     map_x, map_y = _undistort_maps((w, h), round(barrel, 3))
-    out = np.asarray(cv2.remap(image, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT_101), np.uint8)
+    out = background.copy()
+    cv2.remap(image, map_x, map_y, cv2.INTER_LINEAR, dst=out, borderMode=cv2.BORDER_TRANSPARENT)
     return out
 
 
