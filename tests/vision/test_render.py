@@ -250,3 +250,27 @@ def test_render_to_image_finds_every_checker(seed: int) -> None:
             x, y = shot.to_image([[u, v if row == "top" else 1 - v]])[0]
             value = grey[round(y) - 1 : round(y) + 2, round(x) - 1 : round(x) + 2].mean()
             assert (value > 150) if count > 0 else (value < 80), (row, index, count, value)
+
+
+@pytest.mark.parametrize("over_checkers", [False, True])
+def test_render_dice_and_cube_keep_off_checkers_unless_asked(over_checkers: bool) -> None:
+    layout = Layout(top=(5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2), bottom=(-5, 3, 0, 0, 3, 0, 5, 0, 0, 0, 0, -2))
+    plain = dict(size=(800, 600), camera=CameraPose.overhead(), lighting=Lighting.even(), effects=Effects.none(), clutter=False)
+    bare = render(layout, rng=np.random.default_rng(8), **plain)  # type: ignore[arg-type]
+    props = render(layout, rng=np.random.default_rng(8), dice=(6, 6), cube=8, props_over_checkers=over_checkers, **plain)  # type: ignore[arg-type]
+    changed = np.argwhere(np.any(bare.image != props.image, axis=2))[:, ::-1].astype(np.float32)
+    assert len(changed) > 0
+    style = STYLES["wood"]
+    width = 12 + style.bar_width
+    centres = []
+    for row, counts in (("top", layout.top), ("bottom", layout.bottom)):
+        for index, count in enumerate(counts):
+            for k in range(min(abs(count), 5)):
+                u = (index + 0.5 + (style.bar_width if index >= 6 else 0)) / width
+                v = (2 * k + 1) * style.checker_radius / style.board_height
+                centres.append((u, v if row == "top" else 1 - v))
+    pixels = props.to_image(centres)
+    radius = style.checker_radius / width * float(np.linalg.norm(props.corners[1] - props.corners[0]))
+    nearest = np.min(np.linalg.norm(changed[:, None, :] - pixels[None, :, :], axis=2), axis=1)
+    covered = bool((nearest < 0.8 * radius).any())
+    assert covered == over_checkers
