@@ -75,8 +75,9 @@ def test_folder_source_skips_undecodable_image_with_none(tmp_path: Path) -> None
     (tmp_path / "frame_000b.png").write_bytes(b"not a png")
     with FolderSource(tmp_path) as source:
         results = [source.read() for _ in range(3)]
-    assert results[0] is not None and results[1] is None and results[2] is not None
-    assert not source.finished or source.read() is None
+        assert results[0] is not None and results[1] is None and results[2] is not None
+        assert not source.finished  # a bad file is a dropped frame, not the end
+        assert source.read() is None and source.finished
 
 
 def test_folder_source_loop_and_iteration(tmp_path: Path) -> None:
