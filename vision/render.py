@@ -39,6 +39,7 @@ from vision.render_camera import (
     jpeg,
     lens_calibration,
     motion_kernel,
+    score_overlay,
 )
 from vision.render_props import DICE_BGR, Block, Occluder, draw_block, draw_clutter, draw_occluder
 from vision.render_style import STYLES, Style, StyleError, Surface, find_style, random_style
@@ -448,6 +449,8 @@ def render(
         image = np.asarray(cv2.GaussianBlur(image, (0, 0), effects.blur_sigma), np.uint8)
     if effects.motion_px > 1:
         image = np.asarray(cv2.filter2D(image, -1, motion_kernel(effects.motion_px, effects.motion_deg)), np.uint8)
+    if effects.overlay:
+        score_overlay(image, corners, rng)
     if effects.noise_sigma > 0:
         image = add_noise(image, effects.noise_sigma, rng if noise_rng is None else noise_rng)
     if effects.jpeg_quality is not None:

@@ -210,9 +210,10 @@ class Effects:
     """What the lens and sensor do: Gaussian ``blur_sigma`` (pixels),
     ``motion_px`` of linear motion blur at ``motion_deg``, ``noise_sigma`` of
     sensor noise (grey levels), ``vignette`` (darkening of the corners, 0..1),
-    JPEG ``jpeg_quality`` (None = lossless) and ``barrel`` distortion
+    JPEG ``jpeg_quality`` (None = lossless), ``barrel`` distortion
     (``-k1`` of OpenCV's radial model with the focal length set to the image's
-    half-diagonal; 0 = none, 0.15 = a wide lens)."""
+    half-diagonal; 0 = none, 0.15 = a wide lens) and a broadcaster's score
+    ``overlay`` along the top or bottom edge (kept off the playing area)."""
 
     blur_sigma: float = 0.0
     motion_px: float = 0.0
@@ -221,6 +222,7 @@ class Effects:
     vignette: float = 0.0
     jpeg_quality: int | None = None
     barrel: float = 0.0
+    overlay: bool = False
 
     @classmethod
     def none(cls) -> Effects:
@@ -239,6 +241,7 @@ class Effects:
             vignette=float(rng.uniform(0, 0.35)),
             jpeg_quality=int(rng.integers(50, 96)) if rng.random() < 0.8 else None,
             barrel=round(float(rng.uniform(0.03, 0.15)), 2) if rng.random() < 0.3 else 0.0,
+            overlay=bool(rng.random() < 0.08),
         )
 
     def vignette_map(self, size: tuple[int, int]) -> Floats:
@@ -309,6 +312,32 @@ def distort(image: Image, barrel: float, *, background: Image) -> Image:
     out = background.copy()
     cv2.remap(image, map_x, map_y, cv2.INTER_LINEAR, dst=out, borderMode=cv2.BORDER_TRANSPARENT)
     return out
+
+
+def score_overlay(image: Image, area: Floats, rng: np.random.Generator) -> None:
+    """A tournament broadcast's banner (names, score, clock) along the top or
+    bottom edge of ``image`` (H, W, 3), translucent, drawn in place; it stays
+    clear of the playing area ``area`` (4, 2) and is left out where there is no room."""
+    h, w = image.shape[:2]
+    band = max(12, int(h * rng.uniform(0.05, 0.09)))
+    top_free = int(area[:, 1].min()) - 2
+    bottom_free = h - int(np.ceil(area[:, 1].max())) - 2
+    at_top = bool(rng.random() < 0.5)
+    if max(top_free, bottom_free) < band:
+        return
+    if (top_free if at_top else bottom_free) < band:
+        at_top = not at_top
+    y0 = int(rng.integers(0, max(1, (top_free if at_top else bottom_free) - band + 1)))
+    y0 = y0 if at_top else h - y0 - band
+    x0 = int(rng.uniform(0, 0.3) * w)
+    x1 = w - int(rng.uniform(0, 0.3) * w)
+    region = image[y0 : y0 + band, x0:x1]
+    tint = np.array([rng.uniform(60, 140), rng.uniform(20, 60), rng.uniform(10, 40)], np.float32)
+    region[:] = np.clip(region.astype(np.float32) * 0.35 + tint, 0, 255).astype(np.uint8)
+    names = ("SMITH  3", "GARCIA  5", "to 11", "0:42", "CRAWFORD")
+    text = "   ".join(str(rng.choice(names)) for _ in range(3))
+    scale = band / 40
+    cv2.putText(image, text, (x0 + band // 3, y0 + int(band * 0.7)), cv2.FONT_HERSHEY_SIMPLEX, scale, (235, 235, 235), max(1, round(scale * 2)), cv2.LINE_AA)
 
 
 def motion_kernel(length_px: float, angle_deg: float) -> Floats:

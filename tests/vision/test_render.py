@@ -274,3 +274,16 @@ def test_render_dice_and_cube_keep_off_checkers_unless_asked(over_checkers: bool
     nearest = np.min(np.linalg.norm(changed[:, None, :] - pixels[None, :, :], axis=2), axis=1)
     covered = bool((nearest < 0.8 * radius).any())
     assert covered == over_checkers
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_render_broadcast_overlay_stays_off_the_playing_area(seed: int) -> None:
+    import cv2
+
+    common = dict(size=SMALL, camera=CameraPose(fill=0.75), lighting=Lighting.even(), clutter=False)
+    bare = render(START, rng=np.random.default_rng(seed), effects=Effects(), **common)  # type: ignore[arg-type]
+    shown = render(START, rng=np.random.default_rng(seed), effects=Effects(overlay=True), **common)  # type: ignore[arg-type]
+    inside = np.zeros(bare.image.shape[:2], np.uint8)
+    cv2.fillConvexPoly(inside, bare.corners.round().astype(np.int32), 1)
+    changed = np.any(bare.image != shown.image, axis=2)
+    assert changed.any() and not (changed & (inside > 0)).any()
