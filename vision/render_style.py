@@ -63,15 +63,11 @@ class Style:
     texture: float = 0.5
 
 
-def _style(**kwargs: object) -> Style:
-    return Style(**kwargs)  # type: ignore[arg-type]
-
-
 STYLES: Mapping[str, Style] = MappingProxyType(
     {
         s.name: s
         for s in (
-            _style(
+            Style(
                 name="wood",
                 frame_bgr=(40, 75, 120),
                 frame_surface="wood",
@@ -84,7 +80,7 @@ STYLES: Mapping[str, Style] = MappingProxyType(
                 table_bgr=(60, 80, 95),
                 gloss=0.6,
             ),
-            _style(
+            Style(
                 name="felt-green",
                 frame_bgr=(30, 50, 80),
                 frame_surface="wood",
@@ -98,7 +94,7 @@ STYLES: Mapping[str, Style] = MappingProxyType(
                 gloss=0.4,
                 bar_width=1.0,
             ),
-            _style(
+            Style(
                 name="tournament",
                 frame_bgr=(25, 25, 30),
                 frame_surface="leather",
@@ -115,7 +111,7 @@ STYLES: Mapping[str, Style] = MappingProxyType(
                 checker_radius=0.47,
                 board_height=11.4,
             ),
-            _style(
+            Style(
                 name="red-white",
                 frame_bgr=(35, 60, 100),
                 frame_surface="wood",
@@ -128,7 +124,7 @@ STYLES: Mapping[str, Style] = MappingProxyType(
                 table_bgr=(90, 110, 120),
                 gloss=0.5,
             ),
-            _style(
+            Style(
                 name="gold-white",
                 frame_bgr=(30, 35, 45),
                 frame_surface="leather",
@@ -142,7 +138,7 @@ STYLES: Mapping[str, Style] = MappingProxyType(
                 table_bgr=(120, 125, 125),
                 gloss=0.7,
             ),
-            _style(
+            Style(
                 name="red-blue",
                 frame_bgr=(45, 80, 130),
                 frame_surface="wood",
@@ -156,7 +152,7 @@ STYLES: Mapping[str, Style] = MappingProxyType(
                 gloss=0.5,
                 point_outline=True,
             ),
-            _style(
+            Style(
                 name="dark-felt",
                 frame_bgr=(20, 25, 30),
                 frame_surface="wood",
@@ -170,7 +166,7 @@ STYLES: Mapping[str, Style] = MappingProxyType(
                 gloss=0.6,
                 bar_width=1.1,
             ),
-            _style(
+            Style(
                 name="marble",
                 frame_bgr=(60, 60, 65),
                 frame_surface="marble",
