@@ -1,6 +1,7 @@
-"""Things on and over the board in a rendered photo: dice and the doubling
-cube (drawn in board space), hands, arms and a dice cup (drawn in the image,
-above the board, with their shadows).
+"""Things on, over and beside the board in a rendered photo: dice and the
+doubling cube (drawn in board space); hands, arms and a dice cup over the
+board, and a cup or a game clock beside it (drawn in the image, with their
+shadows).
 """
 
 from __future__ import annotations
