@@ -181,9 +181,16 @@ class MatchRecord:
         if limit_text and limit_text.strip().isdigit() and int(limit_text) > 0:
             max_cube = 1 << (int(limit_text).bit_length() - 1)
         jacoby = bool(not self.length and (self.tag("Jacoby") or "").strip().lower() == "on")
+        beavers = not self.length and any(a.kind == BEAVER for game in self.games for a in game.actions)
         flag = FlagOutcome.MATCH if self.tag("ClockType") else FlagOutcome.GAMMON
         return MatchRules(
-            rules=rules, length=self.length, crawford=crawford, max_cube=max_cube, jacoby=jacoby, flag=flag
+            rules=rules,
+            length=self.length,
+            crawford=crawford,
+            max_cube=max_cube,
+            jacoby=jacoby,
+            beavers=beavers,
+            flag=flag,
         )
 
 
@@ -363,6 +370,8 @@ def _replay_game(state: MatchState, game: MatGame) -> tuple[MatchState, list[Eve
                 _check_points(state, action, game)
                 continue
             raise _fail(game, f"{action.kind} by player {action.player} after the game ended", "S1", action)
+        if state.phase == Phase.BEAVERED and action.kind == ROLL and action.player == state.turn:
+            state = _step(state, Take(action.player), action, game, events)  # rolling accepts the beaver
         if action.kind == ROLL:
             assert action.dice is not None
             if state.phase == Phase.OPENING:

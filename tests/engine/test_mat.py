@@ -146,3 +146,26 @@ def test_mat_written_record_replays_to_the_same_games(path: Path) -> None:
     assert not substitutions
     again = format_record(written)
     assert _states(again) == _states(text)
+
+
+def test_mat_money_session_with_beaver_round_trips() -> None:
+    from engine.dice import Dice
+    from engine.match import AcceptResign, Beaver, Double, MatchRules, OpeningRoll, Played, Resign, Roll, Take
+    from engine.play import Play
+
+    events = [
+        OpeningRoll(Dice(3, 1)),
+        Played(0, Play.parse("8/5 6/5")),
+        Double(1),
+        Beaver(0),
+        Take(1),
+        Roll(1, Dice(6, 5)),
+        Played(1, Play.parse("24/13")),
+        Resign(0, 1),
+        AcceptResign(1),
+    ]
+    record, _ = record_from_events(MatchRules(beavers=True, jacoby=True), [events])
+    text = format_record(record)
+    assert " 0 point match" in text and "Beavers => 4" in text and "Wins 4 points" in text
+    again = replay(parse(text))
+    assert again.state.score == (0, 4) and again.state.results[-1].cube == 4
