@@ -354,6 +354,35 @@ class MatchState:
             found += [Option(0, Resign), Option(1, Resign)]
         return tuple(found)
 
+    def xgid(self) -> str:
+        """The XGID of this moment, player 0 at the bottom: board, cube, owner, turn,
+        dice (or ``D``/``B`` for a pending double or beaver, from the doubler's
+        side), score, Crawford or Jacoby and beaver, match length, cube limit."""
+        from engine.xgid import Xgid
+
+        mover = self.turn if self.turn is not None else 0
+        action = {Phase.DOUBLED: "double", Phase.BEAVERED: "beaver"}.get(self.phase)
+        dice = (self.dice.first, self.dice.second) if self.dice is not None and self.phase == Phase.MOVE else None
+        owner = 0 if self.cube_owner is None else (1 if self.cube_owner == 0 else -1)
+        settings = self.settings
+        return str(
+            Xgid(
+                position=self.position_of(mover),
+                bottom_on_roll=mover == 0,
+                cube=self.cube,
+                cube_owner=owner,
+                dice=dice,
+                cube_action=action,
+                score_bottom=self.score[0],
+                score_top=self.score[1],
+                crawford=self.crawford,
+                jacoby=settings.jacoby,
+                beaver=settings.beavers,
+                match_length=settings.length,
+                max_cube=settings.max_cube,
+            )
+        )
+
     @property
     def winner(self) -> Player | None:
         """The winner of the match once it is over."""

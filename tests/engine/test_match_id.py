@@ -56,3 +56,16 @@ def test_match_id_double_offered_turns_the_decision() -> None:
 def test_match_id_rejects_what_is_not_one(text: str) -> None:
     with pytest.raises(NotationError):
         MatchKey.decode(text)
+
+
+def test_match_state_xgid_has_every_field() -> None:
+    from engine.xgid import Xgid
+
+    state = apply(start_game(new_match(MatchRules(length=7, max_cube=16))), Double(1))
+    text = state.xgid()
+    parsed = Xgid.parse(text)
+    assert (parsed.cube_action, parsed.bottom_on_roll, parsed.match_length, parsed.max_cube) == ("double", False, 7, 16)
+    assert parsed.position == state.position_of(1)
+    rolled = apply(new_match(MatchRules(jacoby=True)), OpeningRoll(Dice(6, 2)))
+    money = Xgid.parse(rolled.xgid())
+    assert money.dice == (6, 2) and money.jacoby and money.bottom_on_roll and money.position == rolled.position
