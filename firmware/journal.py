@@ -220,6 +220,7 @@ class JournalWriter:
         self._sync = sync
         self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._closed = False
+        self._lock = threading.Lock()
         self.seq = 0
         existing = load(self.path) if self.path.exists() else None
         self._file = open(self.path, "ab")  # noqa: SIM115 - closed in close()
@@ -241,10 +242,10 @@ class JournalWriter:
         gives the ``seq`` once the line is on disk."""
         if self._closed:
             raise JournalError(f"journal {str(self.path)!r} is closed")
-        self.seq += 1
-        line = {"seq": self.seq, **record}
         future: concurrent.futures.Future[int] = concurrent.futures.Future()
-        self._queue.put((line, future))
+        with self._lock:  # sequence numbers and queue order agree across threads
+            self.seq += 1
+            self._queue.put(({"seq": self.seq, **record}, future))
         return future
 
     def event(self, event: Event, now_ns: int, timed: TimedMatch) -> concurrent.futures.Future[int]:
