@@ -31,7 +31,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Protocol, Self, runtime_checkable
@@ -42,7 +42,8 @@ import numpy.typing as npt
 
 from engine.errors import NardrefError
 from vision.layout import Layout
-from vision.render import CameraPose, Effects, Lighting, Occlusion, Style, render
+from vision.render import CameraPose, Effects, Lighting, Occlusion, Rendered, Style, find_style, random_style, render
+from vision.render_camera import add_noise, jpeg
 
 log = logging.getLogger(__name__)
 
@@ -416,11 +417,13 @@ class SyntheticSource(_Source):
     table now (the layout, a hand over it, dice, the cube); each ``read()``
     renders it with fresh sensor noise.
 
-    The board, the camera pose, the light and the lens are fixed when the
-    source is made (drawn from ``rng`` where not given), as with a camera on
-    a mount over one board. Each :meth:`show` draws a new scene seed (where
-    the dice lie, the hand's shape) from ``rng``; frames of one scene differ
-    only by noise. Nothing is shown until the first :meth:`show`: ``read()``
+    The board (its style, ``"random"`` included), the camera pose, the
+    light and the lens are fixed when the source is made (drawn from ``rng``
+    where not given), as with a camera on a mount over one board. Each
+    :meth:`show` draws a new scene seed (where the dice lie, the hand's
+    shape) from ``rng``; the scene is rendered once and each frame of it
+    gets fresh sensor noise (and JPEG, if the effects have it), so reading
+    is cheap. Nothing is shown until the first :meth:`show`: ``read()``
     returns None.
     """
 
@@ -440,13 +443,14 @@ class SyntheticSource(_Source):
     ) -> None:
         super().__init__(clock=clock, max_failures=max_failures)
         self._rng = rng
-        self.style = style
+        self.style = (random_style(rng) if style == "random" else find_style(style)) if isinstance(style, str) else style
         self.size = size
         self.camera = CameraPose.random(rng) if camera is None else camera
         self.lighting = Lighting.random(rng) if lighting is None else lighting
         self.effects = Effects.random(rng) if effects is None else effects
         self.board_seed = int(rng.integers(2**31))
         self._scene: dict[str, Any] | None = None
+        self._shot: Rendered | None = None
         self.last_corners: npt.NDArray[np.float32] | None = None
         """The playing area's corners (4, 2) in the last frame (ground truth)."""
 
@@ -466,30 +470,38 @@ class SyntheticSource(_Source):
             "cube": cube,
             "seed": int(self._rng.integers(2**63)),
         }
+        self._shot = None
 
     def move_camera(self, camera: CameraPose) -> None:
         """Someone knocked the camera arm: later frames see the board from ``camera``."""
         self.camera = camera
+        self._shot = None
 
     def _grab(self) -> Image | None:
         if self._scene is None:
             return None
-        shot = render(
-            self._scene["layout"],
-            rng=np.random.default_rng(self._scene["seed"]),
-            style=self.style,
-            size=self.size,
-            camera=self.camera,
-            occlusion=self._scene["occlusion"],
-            dice=self._scene["dice"],
-            cube=self._scene["cube"],
-            lighting=self.lighting,
-            effects=self.effects,
-            board_seed=self.board_seed,
-            noise_rng=self._rng,
-        )
-        self.last_corners = shot.corners
-        return shot.image
+        if self._shot is None:
+            self._shot = render(
+                self._scene["layout"],
+                rng=np.random.default_rng(self._scene["seed"]),
+                style=self.style,
+                size=self.size,
+                camera=self.camera,
+                occlusion=self._scene["occlusion"],
+                dice=self._scene["dice"],
+                cube=self._scene["cube"],
+                lighting=self.lighting,
+                effects=replace(self.effects, noise_sigma=0.0, jpeg_quality=None),
+                board_seed=self.board_seed,
+                clutter=False,
+            )
+            self.last_corners = self._shot.corners
+        image = self._shot.image
+        if self.effects.noise_sigma > 0:
+            image = add_noise(image, self.effects.noise_sigma, self._rng)
+        if self.effects.jpeg_quality is not None:
+            image = jpeg(image, self.effects.jpeg_quality)
+        return image
 
 
 def open_source(spec: str, *, size: tuple[int, int] = (1280, 720), clock: Clock = time.monotonic) -> FrameSource:

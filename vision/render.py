@@ -352,7 +352,6 @@ def render(
     board_seed: int | None = None,
     props_over_checkers: bool = False,
     clutter: bool | None = None,
-    noise_rng: np.random.Generator | None = None,
 ) -> Rendered:
     """Render ``layout`` as a camera photo of ``size`` (width, height).
 
@@ -366,9 +365,7 @@ def render(
     ``rng`` when None). ``clutter`` puts a dice cup or a game clock on the
     table beside the board, never over the playing area (None: in 30 % of
     frames, drawn from ``rng``). ``occlusion`` puts a hand, an arm or a dice cup over
-    part of the playing area and sets ``Rendered.occluded``. ``noise_rng``,
-    when given, draws the sensor noise instead of ``rng``: one scene (same
-    ``rng`` seed) seen in several frames, each with fresh noise.
+    part of the playing area and sets ``Rendered.occluded``.
     """
     if occlusion not in OCCLUSIONS:
         raise ValueError(f"occlusion {occlusion!r}: expected one of {', '.join(OCCLUSIONS)}")
@@ -452,7 +449,7 @@ def render(
     if effects.overlay:
         score_overlay(image, corners, rng)
     if effects.noise_sigma > 0:
-        image = add_noise(image, effects.noise_sigma, rng if noise_rng is None else noise_rng)
+        image = add_noise(image, effects.noise_sigma, rng)
     if effects.jpeg_quality is not None:
         image = jpeg(image, effects.jpeg_quality)
 

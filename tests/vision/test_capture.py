@@ -313,3 +313,23 @@ def test_open_source_specs(fake_picamera2: type[FakePicamera2], tmp_path: Path, 
     for bad in ("usb", "usb:x", "pi:one", "nowhere/at/all"):
         with pytest.raises(CameraError, match=repr(bad)[1:-1]):
             open_source(bad)
+
+
+def test_synthetic_source_keeps_one_board_across_scenes() -> None:
+    from vision.layout import Layout
+    from vision.render import Style
+
+    source = SyntheticSource(rng=np.random.default_rng(4), size=(320, 240), style="random", effects=Effects.none())
+    assert isinstance(source.style, Style)
+    source.show(layout_from_position(Position.start()), dice=(3, 1))
+    first = source.read()
+    source.show(Layout(top=(0,) * 12, bottom=(0,) * 12))
+    second = source.read()
+    assert first is not None and second is not None
+    corners = source.last_corners
+    assert corners is not None
+    inside = np.zeros((240, 320), np.uint8)
+    cv2.fillConvexPoly(inside, corners.round().astype(np.int32), 1)
+    outside = cv2.erode(1 - inside, np.ones((9, 9), np.uint8)) > 0  # the frame and the table, away from checker shadows
+    same = np.all(first.image == second.image, axis=2)
+    assert same[outside].mean() > 0.95 and not same[inside > 0].all()
