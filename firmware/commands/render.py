@@ -15,7 +15,7 @@ import json
 import sys
 
 from engine.errors import NardrefError
-from firmware.commands._engine_io import add_rules_arguments, read_position, rules_from
+from firmware.commands._engine_io import read_position
 
 OCCLUSIONS = ("none", "hand", "arm", "cup")
 
@@ -41,7 +41,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser.add_argument("--cube", type=int, help="the doubling cube on the board, showing this value (1 = centred, shows 64)")
     parser.add_argument("--plain", action="store_true", help="camera straight above, even light, no lens or sensor effects")
     parser.add_argument("--json", action="store_true", help="print corners, layout and occlusion as one JSON object")
-    add_rules_arguments(parser)
+    parser.add_argument(
+        "--variant", default="standard", metavar="NAME", help="standard (default), nackgammon, hypergammon, long-nardy"
+    )
     parser.set_defaults(handler=run)
 
 
@@ -60,11 +62,12 @@ def run(args: argparse.Namespace) -> int:
     import numpy as np
 
     from engine.dice import Dice
+    from engine.rules import find_variant
     from vision.layout import layout_from_position
     from vision.render import CameraPose, Effects, Lighting, find_style, render
 
     try:
-        rules = rules_from(args)
+        rules = find_variant(args.variant)
         position = read_position(args.position, rules)
         size = _size(args.size)
         style = args.style if args.style == "random" else find_style(args.style)
