@@ -215,7 +215,7 @@ def parse(text: str) -> MatchRecord:
             assert isinstance(score, tuple)
             games.append(MatGame(int(str(current["number"])), score, tuple(actions), int(str(current["line"]))))
 
-    for index, raw in enumerate(text.splitlines(), start=1):
+    for index, raw in enumerate(text.lstrip("\ufeff").splitlines(), start=1):
         line = raw.replace("\t", "    ").rstrip()
         if not line.strip():
             continue

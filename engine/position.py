@@ -182,6 +182,6 @@ def check(position: Position, rules: Rules = STANDARD, *, what: str = "position"
     """``position`` itself, or a :class:`PositionError` naming its problems."""
     problems = status(position, rules)
     if problems:
-        names = ", ".join(flag.name.lower().replace("_", " ") for flag in Status if flag and flag in problems)
+        names = ", ".join(str(flag.name).lower().replace("_", " ") for flag in Status if flag and flag in problems)
         raise PositionError(f"{what} {position.position_id()!r} cannot exist: {names}")
     return position

@@ -59,13 +59,12 @@ class Rules:
         return 25 - point
 
     def with_options(self, *, least_waste: bool | None = None, no_hit_and_run: bool | None = None) -> Rules:
-        """The same variant with the options E5 and H1 set as given."""
-        changes: dict[str, bool] = {}
-        if least_waste is not None:
-            changes["least_waste"] = least_waste
-        if no_hit_and_run is not None:
-            changes["no_hit_and_run"] = no_hit_and_run
-        return dataclasses.replace(self, **changes)
+        """The same variant with the options E5 and H1 set as given (None keeps them)."""
+        return dataclasses.replace(
+            self,
+            least_waste=self.least_waste if least_waste is None else least_waste,
+            no_hit_and_run=self.no_hit_and_run if no_hit_and_run is None else no_hit_and_run,
+        )
 
 
 STANDARD = Rules()
@@ -95,7 +94,7 @@ ALIASES = {
     "long-nardi": "long-nardy",
     "000": "app",
 }
-OPTIONS = {"least-waste": "least_waste", "no-hit-and-run": "no_hit_and_run"}
+OPTIONS = ("least-waste", "no-hit-and-run")
 
 
 def find_variant(name: str) -> Rules:
@@ -110,11 +109,12 @@ def find_variant(name: str) -> Rules:
 
 
 def with_named_options(rules: Rules, names: list[str] | tuple[str, ...]) -> Rules:
-    """``rules`` with the options named on a command line (``least-waste``, ...)."""
-    changes: dict[str, bool] = {}
-    for name in names:
-        field = OPTIONS.get(name.strip().lower())
-        if field is None:
-            raise NotationError(f"unknown rule option {name!r}: expected one of {', '.join(OPTIONS)}")
-        changes[field] = True
-    return dataclasses.replace(rules, **changes)
+    """``rules`` with the options named on a command line (``least-waste``, ``no-hit-and-run``)."""
+    wanted = {name.strip().lower() for name in names}
+    unknown = sorted(wanted - set(OPTIONS))
+    if unknown:
+        raise NotationError(f"unknown rule option {unknown[0]!r}: expected one of {', '.join(OPTIONS)}")
+    return rules.with_options(
+        least_waste=True if "least-waste" in wanted else None,
+        no_hit_and_run=True if "no-hit-and-run" in wanted else None,
+    )

@@ -79,8 +79,9 @@ def test_no_play_leaves_a_playable_die(position: Position, roll: Dice) -> None:
         elif used == 0:
             left = roll.high
         else:
-            step = lp.play.moves[0].start - lp.play.moves[0].end
-            played_high = step == roll.high or (step != roll.low and roll.high > step)
+            move = lp.play.moves[0]
+            step = move.start - move.end
+            played_high = step == roll.high or (move.end == 0 and roll.high > step)  # E2 over-bear
             left = roll.low if played_high else roll.high
             assert played_high or not legal_plays(position, Dice(roll.high, roll.high))[0].play  # larger die first
         assert not legal_plays(lp.after, Dice(left, left))[0].play
