@@ -219,7 +219,8 @@ def _draw_blocks(
     cube: int | None,
     *,
     over_checkers: bool,
-) -> None:
+) -> list[Block]:
+    """Place and draw the dice and the cube, with their shadows; return where they lie."""
     placed: list[Block] = []
     jobs: list[tuple[float, tuple[tuple[int, int, int], tuple[int, int, int]], int | str]] = []
     if dice is not None:
@@ -235,6 +236,7 @@ def _draw_blocks(
         hull = cv2.convexHull(np.vstack([block.corners() * 4, shade]))
         cv2.fillConvexPoly(shadow, hull.round().astype(np.int32), 1.0, cv2.LINE_AA, shift=4)
         draw_block(canvas, block, scene.lift(block.centre, side), body, ink, face)
+    return placed
 
 
 def _rim_shadow(shadow: Floats, scene: _Scene) -> None:
@@ -255,8 +257,11 @@ def _rim_shadow(shadow: Floats, scene: _Scene) -> None:
         cv2.rectangle(shadow, (round(a / 4), round(b / 4)), (round(c / 4), round(d / 4)), 0.8, -1)
 
 
-def _punch_tops(shadow: Floats, scene: _Scene, board: list[Piece]) -> None:
-    """Checkers' top faces stand above the shadows around them."""
+def _punch_tops(shadow: Floats, scene: _Scene, board: list[Piece], blocks: list[Block]) -> None:
+    """Checkers', dice's and the cube's top faces stand above the shadows around them."""
+    for block in blocks:
+        top = block.corners(scene.lift(block.centre, block.side)) * 4
+        cv2.fillConvexPoly(shadow, top.round().astype(np.int32), 0.0, cv2.LINE_AA, shift=4)
     for piece in board:
         tx, ty = scene.lift(piece.centre, (piece.level + 1) * scene.thickness)
         centre = (round((piece.centre[0] + tx) * 4), round((piece.centre[1] + ty) * 4))
@@ -398,10 +403,10 @@ def render(
     board = pieces(style, geo, layout, light_bar_upper=light_bar_upper, rng=rng)
     _draw_checkers(canvas, shadow, scene, board)
     _draw_off(canvas, scene, layout, bool(rng.random() < 0.5))
-    _draw_blocks(canvas, shadow, rng, scene, board, dice, cube, over_checkers=props_over_checkers)
+    blocks = _draw_blocks(canvas, shadow, rng, scene, board, dice, cube, over_checkers=props_over_checkers)
     _rim_shadow(shadow, scene)
     shadow = np.asarray(cv2.GaussianBlur(shadow, (0, 0), max(0.8, geo.radius / 12)), np.float32)
-    _punch_tops(shadow, scene, board)
+    _punch_tops(shadow, scene, board, blocks)
 
     table_kind: Surface = ("wood", "felt", "plain")[seed % 3]  # a wooden table, a cloth, a plain top
     table = surface(table_kind, style.table_bgr, ((h + 3) // 4, (w + 3) // 4), strength=0.35, seed=seed % 4)
