@@ -169,3 +169,8 @@ def test_mat_money_session_with_beaver_round_trips() -> None:
     assert " 0 point match" in text and "Beavers => 4" in text and "Wins 4 points" in text
     again = replay(parse(text))
     assert again.state.score == (0, 4) and again.state.results[-1].cube == 4
+
+
+def test_mat_reads_a_byte_order_mark_and_crlf() -> None:
+    text = "\ufeff" + (DATA / "gnubg-selfplay-7pt-seed11.mat").read_text().replace("\n", "\r\n")
+    assert replay(parse(text)).state.phase == Phase.MATCH_OVER
