@@ -35,6 +35,7 @@ class Style:
     field_surface: Surface
     point_bgr: tuple[BGR, BGR]
     light_bgr: BGR
+    """The brighter checkers' colour (positive counts in a layout)."""
     dark_bgr: BGR
     bar_bgr: BGR
     bar_surface: Surface = "wood"
@@ -145,7 +146,7 @@ STYLES: Mapping[str, Style] = MappingProxyType(
                 field_bgr=(170, 205, 230),
                 field_surface="wood",
                 point_bgr=((50, 50, 60), (120, 150, 185)),
-                light_bgr=(170, 70, 40),
+                light_bgr=(205, 125, 55),
                 dark_bgr=(40, 45, 170),
                 bar_bgr=(45, 80, 130),
                 table_bgr=(75, 95, 110),
@@ -194,6 +195,11 @@ def find_style(name: str) -> Style:
         raise StyleError(f"style {name!r}: expected one of {', '.join(STYLES)} or 'random'") from None
 
 
+def luminance(bgr: BGR) -> float:
+    """Brightness of a BGR colour (ITU-R BT.601 weights, as OpenCV's grey)."""
+    return 0.114 * bgr[0] + 0.587 * bgr[1] + 0.299 * bgr[2]
+
+
 def _jitter(rng: np.random.Generator, bgr: BGR, spread: float) -> BGR:
     shifted = np.clip(np.asarray(bgr, float) * rng.uniform(1 - spread, 1 + spread) + rng.normal(0, 10 * spread, 3), 0, 255)
     return (int(shifted[0]), int(shifted[1]), int(shifted[2]))
@@ -203,13 +209,16 @@ def random_style(rng: np.random.Generator) -> Style:
     """A named style with its colours, proportions and finish varied, as two
     boards of the same kind differ. ``name`` keeps the base style's name."""
     base = STYLES[str(rng.choice(list(STYLES)))]
+    light, dark = _jitter(rng, base.light_bgr, 0.08), _jitter(rng, base.dark_bgr, 0.15)
+    if luminance(light) < luminance(dark):  # "light" names the brighter colour (issue 4)
+        light, dark = dark, light
     return replace(
         base,
         frame_bgr=_jitter(rng, base.frame_bgr, 0.2),
         field_bgr=_jitter(rng, base.field_bgr, 0.15),
         point_bgr=(_jitter(rng, base.point_bgr[0], 0.15), _jitter(rng, base.point_bgr[1], 0.15)),
-        light_bgr=_jitter(rng, base.light_bgr, 0.08),
-        dark_bgr=_jitter(rng, base.dark_bgr, 0.15),
+        light_bgr=light,
+        dark_bgr=dark,
         bar_bgr=_jitter(rng, base.bar_bgr, 0.2),
         table_bgr=_jitter(rng, base.table_bgr, 0.4),
         bar_width=float(rng.uniform(0.9, 1.6)),

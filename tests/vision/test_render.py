@@ -287,3 +287,10 @@ def test_render_broadcast_overlay_stays_off_the_playing_area(seed: int) -> None:
     cv2.fillConvexPoly(inside, bare.corners.round().astype(np.int32), 1)
     changed = np.any(bare.image != shown.image, axis=2)
     assert changed.any() and not (changed & (inside > 0)).any()
+
+
+def test_styles_light_checkers_are_the_brighter() -> None:
+    from vision.render_style import luminance
+
+    styles = list(STYLES.values()) + [random_style(np.random.default_rng(s)) for s in range(200)]
+    assert all(luminance(s.light_bgr) > luminance(s.dark_bgr) for s in styles)
