@@ -154,7 +154,7 @@ def pieces(style: Style, geo: Geometry, layout: Layout, *, light_bar_upper: bool
     return out
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=8)
 def base_canvas(style: Style, unit: float, seed: int) -> Image:
     """The empty board (frame, field, points, bar, trays) in board space,
     (canvas_h, canvas_w, 3) uint8 BGR; cached, read-only.

@@ -273,7 +273,7 @@ def distort_points(points: Floats, size: tuple[int, int], barrel: float) -> Floa
     return out
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=4)
 def _undistort_maps(size: tuple[int, int], barrel: float) -> tuple[npt.NDArray[np.int16], npt.NDArray[np.uint16]]:
     """For each distorted pixel, where to sample the undistorted frame, in
     OpenCV's fixed-point map format (fast to remap); solved by fixed-point
@@ -351,7 +351,7 @@ def motion_kernel(length_px: float, angle_deg: float) -> Floats:
     return out
 
 
-@lru_cache(maxsize=4)
+@lru_cache(maxsize=2)
 def _noise_tile(size: tuple[int, int]) -> npt.NDArray[np.int16]:
     """Unit Gaussian sensor noise (x16) a little larger than a frame of ``size`` (w, h); fixed seed."""
     w, h = size

@@ -102,7 +102,7 @@ _PATTERNS = {"wood": _wood, "felt": _felt, "leather": _leather, "marble": _marbl
 PATTERN_SHAPE = (600, 840)
 
 
-@lru_cache(maxsize=48)
+@lru_cache(maxsize=16)
 def pattern(kind: Surface, seed: int) -> Field:
     """A surface's pattern at full strength and :data:`PATTERN_SHAPE`, as a
     brightness factor around 1, (H, W) float32; cached, read-only."""
