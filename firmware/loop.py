@@ -534,7 +534,7 @@ class RefereeLoop:
                     self.source = self.reopen_source()
                     log.info("camera is back")
                 except CameraError as exc:
-                    log.warning("camera still missing: %s", exc)
+                    log.debug("camera still missing: %s", exc)
             if self.source is None:
                 self._set_camera_faults(self._camera_faults | {Fault.CAMERA_LOST})
                 return
