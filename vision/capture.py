@@ -101,7 +101,9 @@ class CameraSettings:
                 lens_position_dioptres=float(lens) if lens is not None else None,
             )
         except (KeyError, TypeError, ValueError, IndexError) as exc:
-            raise CameraError(f"camera settings {data!r}: {exc!r} (expected exposure_time_us, analogue_gain, ...)") from None
+            raise CameraError(
+                f"camera settings {data!r}: {exc!r} (expected exposure_time_us, analogue_gain, ...)"
+            ) from None
 
 
 @runtime_checkable
@@ -148,7 +150,9 @@ class _Source:
             if not self.finished:
                 self._failures += 1
                 if self._failures >= self._max_failures:
-                    raise CameraError(f"{self.name}: {self._failures} frames in a row failed; is the camera still connected?")
+                    raise CameraError(
+                        f"{self.name}: {self._failures} frames in a row failed; is the camera still connected?"
+                    )
             return None
         self._failures = 0
         frame = Frame(image=_bgr(image, self.name), timestamp_s=self._clock(), index=self._index)
@@ -226,7 +230,9 @@ class Picamera2Source(_Source):
         try:
             self._camera = Picamera2(camera_num)
         except (IndexError, RuntimeError, OSError) as exc:
-            raise CameraError(f"{self.name}: cannot open it ({exc}); is the ribbon cable seated and the camera enabled?") from None
+            raise CameraError(
+                f"{self.name}: cannot open it ({exc}); is the ribbon cable seated and the camera enabled?"
+            ) from None
         try:
             config = self._camera.create_video_configuration(main={"size": tuple(size), "format": "RGB888"})
             self._camera.configure(config)
@@ -356,7 +362,9 @@ class FolderSource(_Source):
     None, unless ``loop`` starts it again.
     """
 
-    def __init__(self, path: str | Path, *, loop: bool = False, clock: Clock = time.monotonic, max_failures: int = 10) -> None:
+    def __init__(
+        self, path: str | Path, *, loop: bool = False, clock: Clock = time.monotonic, max_failures: int = 10
+    ) -> None:
         super().__init__(clock=clock, max_failures=max_failures)
         self.path = Path(path)
         self.name = f"recording {str(self.path)!r}"
@@ -443,7 +451,9 @@ class SyntheticSource(_Source):
     ) -> None:
         super().__init__(clock=clock, max_failures=max_failures)
         self._rng = rng
-        self.style = (random_style(rng) if style == "random" else find_style(style)) if isinstance(style, str) else style
+        self.style = (
+            (random_style(rng) if style == "random" else find_style(style)) if isinstance(style, str) else style
+        )
         self.size = size
         self.camera = CameraPose.random(rng) if camera is None else camera
         self.lighting = Lighting.random(rng) if lighting is None else lighting

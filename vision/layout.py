@@ -116,8 +116,7 @@ def layout_from_position(
         theirs = position.them[rules.opposite(point)]
         if mine and theirs:
             raise PositionError(
-                f"position {position!r}: both players on the mover's point {point} "
-                f"({mine} and {theirs} checkers; M2)"
+                f"position {position!r}: both players on the mover's point {point} ({mine} and {theirs} checkers; M2)"
             )
         edge, index = point_index(point, home=home)
         rows[edge][index] = sign * (mine - theirs)

@@ -28,7 +28,17 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.layout import Layout
-from vision.render_board import CHECKER_HEIGHT, FRAME_HEIGHT, Geometry, Piece, base_canvas, checker_sprite, paste, pieces, side_colour
+from vision.render_board import (
+    CHECKER_HEIGHT,
+    FRAME_HEIGHT,
+    Geometry,
+    Piece,
+    base_canvas,
+    checker_sprite,
+    paste,
+    pieces,
+    side_colour,
+)
 from vision.render_camera import (
     CameraPose,
     Effects,
@@ -145,7 +155,9 @@ def _draw_checkers(canvas: Image, shadow: Floats, scene: _Scene, board: list[Pie
     az = round(scene.lighting.light_azimuth_deg / 15) * 15 % 360
     r = geo.radius
     sprites = {
-        light: checker_sprite(round(r * 4) / 4, style.light_bgr if light else style.dark_bgr, round(style.gloss, 2), style.embossed, az)
+        light: checker_sprite(
+            round(r * 4) / 4, style.light_bgr if light else style.dark_bgr, round(style.gloss, 2), style.embossed, az
+        )
         for light in (True, False)
     }
     for piece in board:
@@ -159,7 +171,15 @@ def _draw_checkers(canvas: Image, shadow: Floats, scene: _Scene, board: list[Pie
         tx, ty = scene.lift(piece.centre, (piece.level + 1) * t)
         bgr = style.light_bgr if piece.light else style.dark_bgr
         base = (piece.centre[0] + bx, piece.centre[1] + by)
-        cv2.circle(canvas, (round(base[0] * 16), round(base[1] * 16)), round(r * 16), side_colour(bgr), -1, cv2.LINE_AA, shift=4)
+        cv2.circle(
+            canvas,
+            (round(base[0] * 16), round(base[1] * 16)),
+            round(r * 16),
+            side_colour(bgr),
+            -1,
+            cv2.LINE_AA,
+            shift=4,
+        )
         colour, alpha = sprites[piece.light]
         paste(canvas, colour, alpha, (piece.centre[0] + tx, piece.centre[1] + ty))
 
@@ -171,19 +191,37 @@ def _draw_off(canvas: Image, scene: _Scene, layout: Layout, light_upper: bool) -
     tx, ty, tw, th = scene.geo.tray
     style = scene.style
     slab = min(th / 2 / 16, scene.thickness)
-    for count, bgr, upper in ((layout.off_light, style.light_bgr, light_upper), (layout.off_dark, style.dark_bgr, not light_upper)):
+    for count, bgr, upper in (
+        (layout.off_light, style.light_bgr, light_upper),
+        (layout.off_dark, style.dark_bgr, not light_upper),
+    ):
         start = ty + slab if upper else ty + th - slab
         sign = 1 if upper else -1
         for k in range(count):
             y = start + sign * k * slab
             top = (tx + tw * 0.1, y - slab * 0.45)
             bottom = (tx + tw * 0.9, y + slab * 0.45)
-            cv2.rectangle(canvas, (round(top[0]), round(top[1])), (round(bottom[0]), round(bottom[1])), bgr, -1, cv2.LINE_AA)
-            cv2.rectangle(canvas, (round(top[0]), round(top[1])), (round(bottom[0]), round(bottom[1])), side_colour(bgr), 1, cv2.LINE_AA)
+            cv2.rectangle(
+                canvas, (round(top[0]), round(top[1])), (round(bottom[0]), round(bottom[1])), bgr, -1, cv2.LINE_AA
+            )
+            cv2.rectangle(
+                canvas,
+                (round(top[0]), round(top[1])),
+                (round(bottom[0]), round(bottom[1])),
+                side_colour(bgr),
+                1,
+                cv2.LINE_AA,
+            )
 
 
 def _place(
-    rng: np.random.Generator, scene: _Scene, side: float, board: list[Piece], placed: list[Block], *, over_checkers: bool
+    rng: np.random.Generator,
+    scene: _Scene,
+    side: float,
+    board: list[Piece],
+    placed: list[Block],
+    *,
+    over_checkers: bool,
 ) -> Block:
     """Somewhere for a die or the cube: on a checker if asked, else in a half's
     free middle or on the bar clear of every checker; failing that, on the frame."""
@@ -196,7 +234,9 @@ def _place(
     for _ in range(40):
         where = rng.random()
         if where < 0.75:
-            half_x0 = geo.x0 + (geo.bar_left + geo.bar_width if rng.random() < 0.7 else 0.0)  # mostly the right half (X2)
+            half_x0 = geo.x0 + (
+                geo.bar_left + geo.bar_width if rng.random() < 0.7 else 0.0
+            )  # mostly the right half (X2)
             x = half_x0 + float(rng.uniform(side, 6 * geo.unit - side))
             y = geo.y0 + geo.height / 2 + float(rng.uniform(-1, 1)) * geo.height * 0.3
         else:
@@ -274,7 +314,10 @@ def _occluder(kind: Occlusion, rng: np.random.Generator, geo: Geometry, homograp
     u, v = float(rng.uniform(0.12, 0.88)), float(rng.uniform(0.15, 0.85))
     target = (geo.x0 + u * geo.width, geo.y0 + v * geo.height)
     from_bottom = rng.random() < 0.5
-    outside = (target[0] + float(rng.normal(0, 0.3)) * geo.width, geo.y0 + (geo.height * 2 if from_bottom else -geo.height))
+    outside = (
+        target[0] + float(rng.normal(0, 0.3)) * geo.width,
+        geo.y0 + (geo.height * 2 if from_bottom else -geo.height),
+    )
     step = (target[0] + 2 * geo.radius, target[1])
     mapped = cv2.perspectiveTransform(np.array([[target, outside, step]], np.float32), homography)[0]
     direction = mapped[0] - mapped[1]
@@ -287,16 +330,23 @@ def _occluder(kind: Occlusion, rng: np.random.Generator, geo: Geometry, homograp
     )
 
 
-def _warp_halves(source: npt.NDArray[Any], halves: tuple[Doubles, Doubles], hinge: float, dst: npt.NDArray[Any]) -> None:
+def _warp_halves(
+    source: npt.NDArray[Any], halves: tuple[Doubles, Doubles], hinge: float, dst: npt.NDArray[Any]
+) -> None:
     """Warp ``source`` (board space) into ``dst`` (the image), the part left
     of ``hinge`` with ``halves[0]`` and the rest with ``halves[1]`` (one warp
     when they agree); the parts overlap by two pixels so no seam shows."""
     h, w = dst.shape[:2]
     if np.allclose(halves[0], halves[1]):
-        cv2.warpPerspective(source, halves[0], (w, h), dst=dst, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_TRANSPARENT)
+        cv2.warpPerspective(
+            source, halves[0], (w, h), dst=dst, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_TRANSPARENT
+        )
         return
     split = round(hinge)
-    for part, homography, start in ((source[:, : split + 2], halves[0], 0), (source[:, max(0, split - 2) :], halves[1], max(0, split - 2))):
+    for part, homography, start in (
+        (source[:, : split + 2], halves[0], 0),
+        (source[:, max(0, split - 2) :], halves[1], max(0, split - 2)),
+    ):
         moved = homography @ np.array([[1.0, 0.0, start], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
         cv2.warpPerspective(part, moved, (w, h), dst=dst, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_TRANSPARENT)
 
@@ -421,7 +471,11 @@ def render(
     # the board's own shadow on the table
     outline = _corners(geo.outline(), quarters)
     drop = np.zeros_like(shade)
-    offset = np.array(_image_direction(homography, (geo.canvas_w / 2, geo.canvas_h / 2), lighting.shadow_shift(1.0))) * geo.unit * 0.15
+    offset = (
+        np.array(_image_direction(homography, (geo.canvas_w / 2, geo.canvas_h / 2), lighting.shadow_shift(1.0)))
+        * geo.unit
+        * 0.15
+    )
     cv2.fillConvexPoly(drop, (outline + offset).round().astype(np.int32), 0.8)
     cv2.fillConvexPoly(drop, outline.round().astype(np.int32), 0.0)
     shade = np.maximum(shade, np.asarray(cv2.GaussianBlur(drop, (0, 0), 2.0), np.float32))
@@ -440,7 +494,9 @@ def render(
     if effects.barrel > 0:
         # past the rendered frame's edge the lens sees more table, lit like the rest;
         # the vignette belongs to the lens, so it darkens the distorted frame's corners
-        image = distort(_light(image, lighting, shade, None), effects.barrel, background=_light(table_image, lighting, shade, None))
+        image = distort(
+            _light(image, lighting, shade, None), effects.barrel, background=_light(table_image, lighting, shade, None)
+        )
         if vignette is not None:
             full = cv2.resize(vignette, (w, h), interpolation=cv2.INTER_LINEAR)
             image = np.asarray(cv2.multiply(image, cv2.merge([full, full, full]), dtype=cv2.CV_8U), np.uint8)

@@ -138,7 +138,9 @@ def bar_stack(geo: Geometry, count: int, *, upper: bool) -> list[tuple[Point, in
     return out
 
 
-def pieces(style: Style, geo: Geometry, layout: Layout, *, light_bar_upper: bool, rng: np.random.Generator) -> list[Piece]:
+def pieces(
+    style: Style, geo: Geometry, layout: Layout, *, light_bar_upper: bool, rng: np.random.Generator
+) -> list[Piece]:
     """Every checker on the points and the bar, bottom layer first, each a
     little off its ideal place as hands leave them (across the line more
     than along it, so touching checkers stay touching)."""
@@ -146,10 +148,16 @@ def pieces(style: Style, geo: Geometry, layout: Layout, *, light_bar_upper: bool
     for row, counts in (("top", layout.top), ("bottom", layout.bottom)):
         for index, count in enumerate(counts):
             placed += [(centre, level, count > 0) for centre, level in stack(style, geo, row, index, abs(count))]
-    for count, light, upper in ((layout.bar_light, True, light_bar_upper), (layout.bar_dark, False, not light_bar_upper)):
+    for count, light, upper in (
+        (layout.bar_light, True, light_bar_upper),
+        (layout.bar_dark, False, not light_bar_upper),
+    ):
         placed += [(centre, level, light) for centre, level in bar_stack(geo, count, upper=upper)]
     shifts = rng.normal(0, 1, (len(placed), 2)) * [0.06 * geo.radius, 0.02 * geo.radius]
-    out = [Piece((x + float(dx), y + float(dy)), level, light) for ((x, y), level, light), (dx, dy) in zip(placed, shifts)]
+    out = [
+        Piece((x + float(dx), y + float(dy)), level, light)
+        for ((x, y), level, light), (dx, dy) in zip(placed, shifts, strict=True)
+    ]
     out.sort(key=lambda p: p.level)
     return out
 
@@ -178,7 +186,10 @@ def base_canvas(style: Style, unit: float, seed: int) -> Image:
     u = geo.unit
     for index in range(12):
         cx = geo.point_x(index)
-        for row, base, tip in (("top", geo.y0, geo.y0 + length), ("bottom", geo.y0 + geo.height, geo.y0 + geo.height - length)):
+        for row, base, tip in (
+            ("top", geo.y0, geo.y0 + length),
+            ("bottom", geo.y0 + geo.height, geo.y0 + geo.height - length),
+        ):
             colour = style.point_bgr[(index + (row == "bottom")) % 2]
             tri = (np.array([[cx - u / 2, base], [cx + u / 2, base], [cx, tip]]) * 16).round().astype(np.int32)
             cv2.fillPoly(canvas, [tri], colour, cv2.LINE_AA, shift=4)
@@ -227,7 +238,9 @@ def checker_sprite(
     normal /= np.linalg.norm(normal, axis=-1, keepdims=True)
     az = math.radians(light_deg)
     elevation = math.radians(50)
-    light = np.array([math.cos(az) * math.cos(elevation), math.sin(az) * math.cos(elevation), math.sin(elevation)], np.float32)
+    light = np.array(
+        [math.cos(az) * math.cos(elevation), math.sin(az) * math.cos(elevation), math.sin(elevation)], np.float32
+    )
     lambert = np.clip(normal @ light, 0, 1) / light[2]
     halfway = light + np.array([0, 0, 1], np.float32)
     halfway /= np.linalg.norm(halfway)

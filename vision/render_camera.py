@@ -79,7 +79,9 @@ class CameraPose:
         result: Doubles = rz(turn) @ rz(az - math.pi / 2) @ rx @ rz(math.pi / 2 - az)
         return result
 
-    def homographies(self, board_size: tuple[float, float], size: tuple[int, int], hinge_x: float) -> tuple[Doubles, Doubles]:
+    def homographies(
+        self, board_size: tuple[float, float], size: tuple[int, int], hinge_x: float
+    ) -> tuple[Doubles, Doubles]:
         """The 3x3 maps from board-space pixels (a board of ``board_size``
         (w, h), origin top-left) to image pixels of ``size`` (w, h): one for
         the part left of ``hinge_x`` and one for the part right of it, which
@@ -98,12 +100,16 @@ class CameraPose:
         out = []
         for board, flat in ((left, flat_left), (right, flat_right)):
             image = (flat - (lo + hi) / 2) * scale + target
-            out.append(cv2.getPerspectiveTransform(board.astype(np.float32), image.astype(np.float32)).astype(np.float64))
+            out.append(
+                cv2.getPerspectiveTransform(board.astype(np.float32), image.astype(np.float32)).astype(np.float64)
+            )
         return out[0], out[1]
 
     def homography(self, board_size: tuple[float, float], size: tuple[int, int]) -> Doubles:
         """The 3x3 map from board-space pixels to image pixels of a flat board (``fold_deg`` ignored)."""
-        flat = CameraPose(self.rotation_deg, self.tilt_deg, self.tilt_azimuth_deg, self.distance, self.fill, self.offset)
+        flat = CameraPose(
+            self.rotation_deg, self.tilt_deg, self.tilt_azimuth_deg, self.distance, self.fill, self.offset
+        )
         return flat.homographies(board_size, size, board_size[0])[0]
 
     def _pinhole(self, points: Doubles, *, hinge: float | None) -> Doubles:
@@ -161,12 +167,22 @@ class Lighting:
         return cls(
             gain=float(rng.uniform(0.7, 1.15)),
             gradient=(float(rng.uniform(0, 0.5)), float(rng.uniform(0, 360))),
-            spot=(float(rng.uniform(0, 1)), float(rng.uniform(0, 1)), float(rng.uniform(0.15, 0.6)), float(rng.uniform(0, 0.35))),
+            spot=(
+                float(rng.uniform(0, 1)),
+                float(rng.uniform(0, 1)),
+                float(rng.uniform(0.15, 0.6)),
+                float(rng.uniform(0, 0.35)),
+            ),
             tint=(1.0 - warm, 1.0 + float(rng.normal(0, 0.02)), 1.0 + warm),
             light_azimuth_deg=float(rng.uniform(0, 360)),
             light_elevation_deg=float(rng.uniform(35, 80)),
             shadow=float(rng.uniform(0.25, 0.6)),
-            glare=(float(rng.uniform(0.2, 0.8)), float(rng.uniform(0.2, 0.8)), float(rng.uniform(0.04, 0.15)), float(rng.uniform(0.1, 0.4)))
+            glare=(
+                float(rng.uniform(0.2, 0.8)),
+                float(rng.uniform(0.2, 0.8)),
+                float(rng.uniform(0.04, 0.15)),
+                float(rng.uniform(0.1, 0.4)),
+            )
             if rng.random() < 0.3
             else (0.5, 0.5, 0.1, 0.0),
         )
@@ -337,7 +353,16 @@ def score_overlay(image: Image, area: Floats, rng: np.random.Generator) -> None:
     names = ("SMITH  3", "GARCIA  5", "to 11", "0:42", "CRAWFORD")
     text = "   ".join(str(rng.choice(names)) for _ in range(3))
     scale = band / 40
-    cv2.putText(image, text, (x0 + band // 3, y0 + int(band * 0.7)), cv2.FONT_HERSHEY_SIMPLEX, scale, (235, 235, 235), max(1, round(scale * 2)), cv2.LINE_AA)
+    cv2.putText(
+        image,
+        text,
+        (x0 + band // 3, y0 + int(band * 0.7)),
+        cv2.FONT_HERSHEY_SIMPLEX,
+        scale,
+        (235, 235, 235),
+        max(1, round(scale * 2)),
+        cv2.LINE_AA,
+    )
 
 
 def motion_kernel(length_px: float, angle_deg: float) -> Floats:
@@ -366,7 +391,9 @@ def add_noise(image: Image, sigma: float, rng: np.random.Generator) -> Image:
     h, w = image.shape[:2]
     tile = _noise_tile((w, h))
     dy, dx = int(rng.integers(0, 64)), int(rng.integers(0, 64))
-    out = np.asarray(cv2.addWeighted(image, 1.0, tile[dy : dy + h, dx : dx + w], sigma / 16, 0.0, dtype=cv2.CV_8U), np.uint8)
+    out = np.asarray(
+        cv2.addWeighted(image, 1.0, tile[dy : dy + h, dx : dx + w], sigma / 16, 0.0, dtype=cv2.CV_8U), np.uint8
+    )
     return out
 
 

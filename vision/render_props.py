@@ -30,8 +30,23 @@ PIPS: dict[int, tuple[Point, ...]] = {
     6: ((-0.5, -0.55), (0.5, -0.55), (-0.5, 0), (0.5, 0), (-0.5, 0.55), (0.5, 0.55)),
 }
 
-SKIN_BGR: tuple[BGR, ...] = ((165, 190, 235), (140, 170, 220), (115, 150, 200), (90, 120, 175), (65, 90, 140), (45, 62, 100))
-CLOTH_BGR: tuple[BGR, ...] = ((90, 40, 20), (60, 60, 60), (40, 40, 150), (220, 220, 220), (25, 25, 25), (60, 110, 50), (140, 120, 90))
+SKIN_BGR: tuple[BGR, ...] = (
+    (165, 190, 235),
+    (140, 170, 220),
+    (115, 150, 200),
+    (90, 120, 175),
+    (65, 90, 140),
+    (45, 62, 100),
+)
+CLOTH_BGR: tuple[BGR, ...] = (
+    (90, 40, 20),
+    (60, 60, 60),
+    (40, 40, 150),
+    (220, 220, 220),
+    (25, 25, 25),
+    (60, 110, 50),
+    (140, 120, 90),
+)
 DICE_BGR: tuple[tuple[BGR, BGR], ...] = (
     ((235, 238, 240), (30, 30, 30)),
     ((40, 40, 190), (235, 235, 235)),
@@ -53,7 +68,10 @@ class Block:
         a = math.radians(self.angle_deg)
         c, s = math.cos(a) * self.side / 2, math.sin(a) * self.side / 2
         cx, cy = self.centre[0] + lift[0], self.centre[1] + lift[1]
-        return np.array([[cx - c + s, cy - s - c], [cx + c + s, cy + s - c], [cx + c - s, cy + s + c], [cx - c - s, cy - s + c]], np.float32)
+        return np.array(
+            [[cx - c + s, cy - s - c], [cx + c + s, cy + s - c], [cx + c - s, cy + s + c], [cx - c - s, cy - s + c]],
+            np.float32,
+        )
 
     def clear_of(self, circles: Sequence[tuple[Point, float]], blocks: Sequence[Block]) -> bool:
         """True when the block touches none of ``circles`` (centre, radius) nor ``blocks``."""
@@ -61,7 +79,10 @@ class Block:
         for (x, y), r in circles:
             if math.hypot(x - self.centre[0], y - self.centre[1]) < r + reach:
                 return False
-        return all(math.hypot(b.centre[0] - self.centre[0], b.centre[1] - self.centre[1]) > (b.side + self.side) * 0.75 for b in blocks)
+        return all(
+            math.hypot(b.centre[0] - self.centre[0], b.centre[1] - self.centre[1]) > (b.side + self.side) * 0.75
+            for b in blocks
+        )
 
 
 def draw_block(canvas: Image, block: Block, lift: Point, body: BGR, ink: BGR, face: int | str) -> None:
@@ -74,7 +95,9 @@ def draw_block(canvas: Image, block: Block, lift: Point, body: BGR, ink: BGR, fa
     cv2.fillConvexPoly(canvas, (hull * 16).round().astype(np.int32), side, cv2.LINE_AA, shift=4)
     cv2.fillConvexPoly(canvas, (top * 16).round().astype(np.int32), body, cv2.LINE_AA, shift=4)
     edge = tuple(int(c * 0.8) for c in body)
-    cv2.polylines(canvas, [(top * 16).round().astype(np.int32)], True, edge, max(1, round(block.side / 25)), cv2.LINE_AA, shift=4)
+    cv2.polylines(
+        canvas, [(top * 16).round().astype(np.int32)], True, edge, max(1, round(block.side / 25)), cv2.LINE_AA, shift=4
+    )
     cx, cy = top.mean(axis=0)
     a = math.radians(block.angle_deg)
     ux, uy = math.cos(a) * block.side * 0.38, math.sin(a) * block.side * 0.38
@@ -82,7 +105,9 @@ def draw_block(canvas: Image, block: Block, lift: Point, body: BGR, ink: BGR, fa
         for px, py in PIPS[face]:
             x = cx + px * ux - py * uy
             y = cy + px * uy + py * ux
-            cv2.circle(canvas, (round(x * 16), round(y * 16)), round(block.side * 0.09 * 16), ink, -1, cv2.LINE_AA, shift=4)
+            cv2.circle(
+                canvas, (round(x * 16), round(y * 16)), round(block.side * 0.09 * 16), ink, -1, cv2.LINE_AA, shift=4
+            )
         return
     scale = block.side / 60
     (tw, th), _ = cv2.getTextSize(face, cv2.FONT_HERSHEY_DUPLEX, scale, max(1, round(scale * 2)))
@@ -112,7 +137,9 @@ def _rot(v: Point, degrees: float) -> Point:
     return (v[0] * math.cos(a) - v[1] * math.sin(a), v[0] * math.sin(a) + v[1] * math.cos(a))
 
 
-def _shade(image: Image, mask: npt.NDArray[np.uint8], colour: BGR, rng: np.random.Generator, light: Point, roundness: float) -> None:
+def _shade(
+    image: Image, mask: npt.NDArray[np.uint8], colour: BGR, rng: np.random.Generator, light: Point, roundness: float
+) -> None:
     """Paint ``colour`` where ``mask`` is set, rounded over ``roundness``
     pixels (darker toward the edges, lighter toward ``light``), with a little
     skin or cloth texture. The shading is worked out at 1/4 resolution."""
@@ -159,7 +186,15 @@ def _hand(skin: npt.NDArray[np.uint8], occ: Occluder, rng: np.random.Generator) 
         fd = _rot(v, spread + across * 25)
         sx, sy = tx + v[0] * palm * 0.4 + n[0] * palm * across, ty + v[1] * palm * 0.4 + n[1] * palm * across
         ex, ey = sx + fd[0] * length, sy + fd[1] * length
-        cv2.line(skin, (round(sx * 4), round(sy * 4)), (round(ex * 4), round(ey * 4)), 255, max(2, round(palm * 0.2)), cv2.LINE_AA, shift=2)
+        cv2.line(
+            skin,
+            (round(sx * 4), round(sy * 4)),
+            (round(ex * 4), round(ey * 4)),
+            255,
+            max(2, round(palm * 0.2)),
+            cv2.LINE_AA,
+            shift=2,
+        )
     side = 1 if rng.random() < 0.5 else -1
     td = _rot(v, side * float(rng.uniform(35, 70)))
     sx, sy = tx + n[0] * palm * 0.4 * side, ty + n[1] * palm * 0.4 * side
@@ -194,10 +229,26 @@ def draw_occluder(image: Image, shadow: Field, occ: Occluder, rng: np.random.Gen
         wrist = (palm_at[0] - v[0] * 1.1 * d, palm_at[1] - v[1] * 1.1 * d)
         start = (wrist[0] - v[0] * far, wrist[1] - v[1] * far)
         arm_w = 2.2 * d * float(rng.uniform(0.7, 0.85))
-        cv2.line(skin, (round(wrist[0] * 4), round(wrist[1] * 4)), (round(start[0] * 4), round(start[1] * 4)), 255, max(2, round(arm_w)), cv2.LINE_AA, shift=2)
+        cv2.line(
+            skin,
+            (round(wrist[0] * 4), round(wrist[1] * 4)),
+            (round(start[0] * 4), round(start[1] * 4)),
+            255,
+            max(2, round(arm_w)),
+            cv2.LINE_AA,
+            shift=2,
+        )
         cuff = float(rng.uniform(1.0, 4.0)) * d
         sleeve = (wrist[0] - v[0] * cuff, wrist[1] - v[1] * cuff)
-        cv2.line(cloth, (round(sleeve[0] * 4), round(sleeve[1] * 4)), (round(start[0] * 4), round(start[1] * 4)), 255, max(2, round(arm_w * 1.35)), cv2.LINE_AA, shift=2)
+        cv2.line(
+            cloth,
+            (round(sleeve[0] * 4), round(sleeve[1] * 4)),
+            (round(start[0] * 4), round(start[1] * 4)),
+            255,
+            max(2, round(arm_w * 1.35)),
+            cv2.LINE_AA,
+            shift=2,
+        )
         _hand(skin, Occluder(occ.kind, palm_at, v, d), rng)
         tone = np.asarray(SKIN_BGR[int(rng.integers(len(SKIN_BGR)))], float) * rng.uniform(0.92, 1.08)
         skin_bgr = (int(min(255, tone[0])), int(min(255, tone[1])), int(min(255, tone[2])))
@@ -208,7 +259,9 @@ def draw_occluder(image: Image, shadow: Field, occ: Occluder, rng: np.random.Gen
     _cast(shadow, np.maximum(skin, cloth), light, height, d)
 
 
-def _cup(image: Image, mask: npt.NDArray[np.uint8], centre: Point, radius: float, rng: np.random.Generator, light: Point) -> None:
+def _cup(
+    image: Image, mask: npt.NDArray[np.uint8], centre: Point, radius: float, rng: np.random.Generator, light: Point
+) -> None:
     """A leather dice cup standing open side up, seen from above; its outline is added to ``mask``."""
     body = (round(centre[0] * 4), round(centre[1] * 4))
     cv2.circle(mask, body, round(radius * 4), 255, -1, cv2.LINE_AA, shift=2)
@@ -229,7 +282,9 @@ def _cast(shadow: Field, mask: npt.NDArray[np.uint8], light: Point, height: floa
     np.maximum(shadow, 0.7 * cast, out=shadow)
 
 
-def draw_clutter(image: Image, shadow: Field, board: npt.NDArray[np.float32], scale: float, rng: np.random.Generator, light: Point) -> None:
+def draw_clutter(
+    image: Image, shadow: Field, board: npt.NDArray[np.float32], scale: float, rng: np.random.Generator, light: Point
+) -> None:
     """A dice cup or a game clock on the table beside the board, clear of
     the board's outline ``board`` (4, 2) in image pixels; ``scale`` is about
     one checker's diameter. Nothing is drawn when there is no room."""

@@ -201,7 +201,9 @@ def luminance(bgr: BGR) -> float:
 
 
 def _jitter(rng: np.random.Generator, bgr: BGR, spread: float) -> BGR:
-    shifted = np.clip(np.asarray(bgr, float) * rng.uniform(1 - spread, 1 + spread) + rng.normal(0, 10 * spread, 3), 0, 255)
+    shifted = np.clip(
+        np.asarray(bgr, float) * rng.uniform(1 - spread, 1 + spread) + rng.normal(0, 10 * spread, 3), 0, 255
+    )
     return (int(shifted[0]), int(shifted[1]), int(shifted[2]))
 
 

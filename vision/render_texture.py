@@ -56,7 +56,9 @@ def _wood(rng: np.random.Generator, shape: tuple[int, int], strength: float) -> 
     grain = cv2.resize(late.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
     fibres = cv2.resize(rng.random((h, max(8, w // 24)), dtype=np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
     tone = fractal_noise(rng, shape, 2, 2)
-    out: Field = (1 + strength * (-0.22 * grain + 0.07 * (fibres - 0.5) + 0.16 * (tone - 0.5) + 0.05)).astype(np.float32)
+    out: Field = (1 + strength * (-0.22 * grain + 0.07 * (fibres - 0.5) + 0.16 * (tone - 0.5) + 0.05)).astype(
+        np.float32
+    )
     return out
 
 

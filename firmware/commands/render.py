@@ -34,12 +34,21 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser.add_argument("--size", default="1280x720", help="image size WxH (default 1280x720)")
     parser.add_argument("--mover", choices=("light", "dark"), default="light", help="colour of the player on roll")
     parser.add_argument(
-        "--home", choices=("bottom-right", "bottom-left"), default="bottom-right", help="where the mover's home board lies (B3)"
+        "--home",
+        choices=("bottom-right", "bottom-left"),
+        default="bottom-right",
+        help="where the mover's home board lies (B3)",
     )
-    parser.add_argument("--occlusion", choices=OCCLUSIONS, default="none", help="a hand, arm or dice cup over the board")
+    parser.add_argument(
+        "--occlusion", choices=OCCLUSIONS, default="none", help="a hand, arm or dice cup over the board"
+    )
     parser.add_argument("--dice", help="dice lying on the board, e.g. 31")
-    parser.add_argument("--cube", type=int, help="the doubling cube on the board, showing this value (1 = centred, shows 64)")
-    parser.add_argument("--plain", action="store_true", help="camera straight above, even light, no lens or sensor effects")
+    parser.add_argument(
+        "--cube", type=int, help="the doubling cube on the board, showing this value (1 = centred, shows 64)"
+    )
+    parser.add_argument(
+        "--plain", action="store_true", help="camera straight above, even light, no lens or sensor effects"
+    )
     parser.add_argument("--json", action="store_true", help="print corners, layout and occlusion as one JSON object")
     parser.add_argument(
         "--variant", default="standard", metavar="NAME", help="standard (default), nackgammon, hypergammon, long-nardy"
@@ -81,7 +90,9 @@ def run(args: argparse.Namespace) -> int:
     except NardrefError as exc:
         print(f"nardref render: {exc}", file=sys.stderr)
         return 2
-    plain = {"camera": CameraPose.overhead(), "lighting": Lighting.even(), "effects": Effects.none()} if args.plain else {}
+    plain = (
+        {"camera": CameraPose.overhead(), "lighting": Lighting.even(), "effects": Effects.none()} if args.plain else {}
+    )
     shot = render(
         layout,
         rng=np.random.default_rng(args.seed),
@@ -97,7 +108,10 @@ def run(args: argparse.Namespace) -> int:
     except cv2.error:
         written = False
     if not written:
-        print(f"nardref render: cannot write image {args.out!r} (check the folder and the extension, e.g. .png)", file=sys.stderr)
+        print(
+            f"nardref render: cannot write image {args.out!r} (check the folder and the extension, e.g. .png)",
+            file=sys.stderr,
+        )
         return 2
     corners = " ".join(f"{x:.1f},{y:.1f}" for x, y in shot.corners)
     if args.json:

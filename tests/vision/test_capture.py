@@ -64,7 +64,7 @@ def test_folder_source_reads_in_name_order_with_clock_and_index(tmp_path: Path) 
         assert all(isinstance(f, Frame) for f in frames)
         assert [f.index for f in frames if f] == [0, 1, 2]
         assert [f.timestamp_s for f in frames if f] == [100.5, 101.0, 101.5]
-        for frame, image in zip(frames, images):
+        for frame, image in zip(frames, images, strict=True):
             assert frame is not None and np.array_equal(frame.image, image)
         assert source.read() is None and source.finished
         assert source.read() is None  # stays finished, never raises
@@ -178,11 +178,13 @@ def test_synthetic_source_same_seed_same_frames() -> None:
         return [f.image for f in (source.read(), source.read()) if f is not None]
 
     first, second = frames(), frames()
-    assert len(first) == 2 and all(np.array_equal(x, y) for x, y in zip(first, second))
+    assert len(first) == 2 and all(np.array_equal(x, y) for x, y in zip(first, second, strict=True))
 
 
 def test_camera_settings_round_trip_and_bad_input() -> None:
-    settings = CameraSettings(exposure_time_us=12000, analogue_gain=2.0, colour_gains=(1.8, 1.4), lens_position_dioptres=1.5)
+    settings = CameraSettings(
+        exposure_time_us=12000, analogue_gain=2.0, colour_gains=(1.8, 1.4), lens_position_dioptres=1.5
+    )
     assert CameraSettings.from_dict(settings.to_dict()) == settings
     with pytest.raises(CameraError, match="exposure_time_us"):
         CameraSettings.from_dict({"analogue_gain": 1.0})

@@ -113,7 +113,9 @@ def test_render_checkers_stand_where_the_layout_says() -> None:
     checker and compare its brightness with the empty point's."""
     import cv2
 
-    plain = dict(camera=CameraPose(rotation_deg=90, tilt_deg=20, distance=2.5), lighting=Lighting.even(), effects=Effects.none())
+    plain = dict(
+        camera=CameraPose(rotation_deg=90, tilt_deg=20, distance=2.5), lighting=Lighting.even(), effects=Effects.none()
+    )
     empty = Layout(top=(0,) * 12, bottom=(0,) * 12)
     board = Layout(top=(1, -2, 0, 3, 0, 0, -1, 0, 0, 5, 0, 0), bottom=(0, 0, -5, 0, 0, 2, 0, 0, 0, 0, 1, -1))
     for layout in (empty, board):
@@ -121,7 +123,9 @@ def test_render_checkers_stand_where_the_layout_says() -> None:
         style = STYLES["felt-green"]
         rect_w, rect_h = 12 * 40 + style.bar_width * 40, style.board_height * 40
         target = np.array([[0, 0], [rect_w, 0], [rect_w, rect_h], [0, rect_h]], np.float32)
-        top_down = cv2.warpPerspective(shot.image, cv2.getPerspectiveTransform(shot.corners, target), (int(rect_w), int(rect_h)))
+        top_down = cv2.warpPerspective(
+            shot.image, cv2.getPerspectiveTransform(shot.corners, target), (int(rect_w), int(rect_h))
+        )
         grey = cv2.cvtColor(top_down, cv2.COLOR_BGR2GRAY).astype(float)
         for row, counts in (("top", layout.top), ("bottom", layout.bottom)):
             for index, count in enumerate(counts):
@@ -142,7 +146,9 @@ def test_render_command_writes_image_and_corners(tmp_path: pathlib.Path, capsys:
     from firmware.cli import main
 
     out = tmp_path / "board.png"
-    code = main(["render", "4HPwATDgc/ABMA", "-o", str(out), "--seed", "2", "--size", "320x240", "--dice", "31", "--json"])
+    code = main(
+        ["render", "4HPwATDgc/ABMA", "-o", str(out), "--seed", "2", "--size", "320x240", "--dice", "31", "--json"]
+    )
     assert code == 0
     reply = json.loads(capsys.readouterr().out)
     assert len(reply["corners"]) == 4 and reply["occluded"] is False
@@ -180,6 +186,7 @@ def test_render_folded_board_bends_the_right_half() -> None:
     plain = dict(lighting=Lighting.even(), effects=Effects.none())
     flat = render(START, rng=np.random.default_rng(1), size=(800, 600), camera=flat_pose, **plain)  # type: ignore[arg-type]
     folded = render(START, rng=np.random.default_rng(1), size=(800, 600), camera=folded_pose, **plain)  # type: ignore[arg-type]
+
     # flat: the top and bottom edges are straight lines through the bar; folded: the right half turns
     # toward the camera, so its edge is longer relative to the left one than on the flat board
     def ratio(c: np.ndarray) -> float:
@@ -191,7 +198,9 @@ def test_render_folded_board_bends_the_right_half() -> None:
 def test_render_glare_brightens_part_of_the_board() -> None:
     plain = dict(camera=CameraPose.overhead(), effects=Effects.none())
     dull = render(START, rng=np.random.default_rng(2), size=SMALL, lighting=Lighting.even(), **plain)  # type: ignore[arg-type]
-    shiny = render(START, rng=np.random.default_rng(2), size=SMALL, lighting=Lighting(glare=(0.5, 0.5, 0.1, 0.4)), **plain)  # type: ignore[arg-type]
+    shiny = render(
+        START, rng=np.random.default_rng(2), size=SMALL, lighting=Lighting(glare=(0.5, 0.5, 0.1, 0.4)), **plain
+    )  # type: ignore[arg-type]
     diff = shiny.image.astype(int) - dull.image.astype(int)
     assert diff.min() >= 0 and diff[SMALL[1] // 2, SMALL[0] // 2].mean() > 60 and diff[0, 0].mean() < 2
 
@@ -203,7 +212,20 @@ def test_render_command_long_nardy(tmp_path: pathlib.Path, capsys: pytest.Captur
     from firmware.cli import main
 
     position = Position.start(LONG_NARDY).position_id()
-    code = main(["render", position, "-o", str(tmp_path / "n.png"), "--variant", "long-nardy", "--plain", "--json", "--size", "320x240"])
+    code = main(
+        [
+            "render",
+            position,
+            "-o",
+            str(tmp_path / "n.png"),
+            "--variant",
+            "long-nardy",
+            "--plain",
+            "--json",
+            "--size",
+            "320x240",
+        ]
+    )
     assert code == 0
     layout = json.loads(capsys.readouterr().out)["layout"]
     assert layout["top"] == [0] * 11 + [15] and layout["bottom"] == [-15] + [0] * 11
@@ -237,7 +259,9 @@ def test_render_to_image_finds_every_checker(seed: int) -> None:
     effects = Effects(barrel=0.1 if seed % 2 else 0.0)
     layout = Layout(top=(2, 0, -3, 0, 1, 0, 0, -1, 0, 4, 0, -2), bottom=(-5, 0, 0, 3, 0, -1, 2, 0, 0, 0, 1, 0))
     style = STYLES["felt-green"]
-    shot = render(layout, rng=rng, size=(960, 720), style="felt-green", camera=camera, lighting=Lighting.even(), effects=effects)
+    shot = render(
+        layout, rng=rng, size=(960, 720), style="felt-green", camera=camera, lighting=Lighting.even(), effects=effects
+    )
     assert np.allclose(shot.to_image([[0, 0], [1, 0], [1, 1], [0, 1]]), shot.corners, atol=0.05)
     width = 12 + style.bar_width
     grey = shot.image.astype(float).mean(axis=2)
@@ -255,9 +279,13 @@ def test_render_to_image_finds_every_checker(seed: int) -> None:
 @pytest.mark.parametrize("over_checkers", [False, True])
 def test_render_dice_and_cube_keep_off_checkers_unless_asked(over_checkers: bool) -> None:
     layout = Layout(top=(5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2), bottom=(-5, 3, 0, 0, 3, 0, 5, 0, 0, 0, 0, -2))
-    plain = dict(size=(800, 600), camera=CameraPose.overhead(), lighting=Lighting.even(), effects=Effects.none(), clutter=False)
+    plain = dict(
+        size=(800, 600), camera=CameraPose.overhead(), lighting=Lighting.even(), effects=Effects.none(), clutter=False
+    )
     bare = render(layout, rng=np.random.default_rng(8), **plain)  # type: ignore[arg-type]
-    props = render(layout, rng=np.random.default_rng(8), dice=(6, 6), cube=8, props_over_checkers=over_checkers, **plain)  # type: ignore[arg-type]
+    props = render(
+        layout, rng=np.random.default_rng(8), dice=(6, 6), cube=8, props_over_checkers=over_checkers, **plain
+    )  # type: ignore[arg-type]
     changed = np.argwhere(np.any(bare.image != props.image, axis=2))[:, ::-1].astype(np.float32)
     assert len(changed) > 0
     style = STYLES["wood"]
