@@ -19,7 +19,6 @@ import random
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -84,7 +83,7 @@ def main() -> None:
         legal_plays(p, d)
     ours_s = time.perf_counter() - start
     start = time.perf_counter()
-    for board, (_, d) in zip(boards, data):
+    for board, (_, d) in zip(boards, data, strict=True):
         gnubg_nn.moves(board, d.first, d.second)
     theirs_s = time.perf_counter() - start
     print("2. in process, resulting boards included:")

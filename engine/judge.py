@@ -14,6 +14,7 @@ the search stays small.
 >>> after = Position.from_id("4HPwATDgc/ABMA")
 >>> judge(start, Dice(3, 1), after).reasons[0].rule
 'M6'
+>>> from engine.legal import legal_plays
 >>> ok = judge(start, Dice(3, 1), legal_plays(start, Dice(3, 1))[0].after)
 >>> ok.legal, str(ok.play)
 (True, '24/23 24/21')
@@ -28,7 +29,6 @@ from engine.legal import (
     LegalPlay,
     head_limit,
     legal_keys,
-    legal_plays,
     lone_prime,
     outcome_key,
     position_of,
@@ -145,7 +145,9 @@ def _reasons(before: Position, dice: Dice, after: Position, rules: Rules, keys: 
     for side, name in ((after.me, "the player on roll"), (after.them, "the opponent")):
         if sum(side) != rules.checkers:
             reasons.append(
-                Reason("B4", f"{name} has {sum(side)} checkers on the board, bar and off; the game has {rules.checkers}")
+                Reason(
+                    "B4", f"{name} has {sum(side)} checkers on the board, bar and off; the game has {rules.checkers}"
+                )
             )
     key = outcome_key(before, after, rules)
     if key is None:
@@ -197,9 +199,7 @@ def _explain(before: Position, dice: Dice, after: Position, rules: Rules) -> _Ex
     if no way of moving the mover's checkers with these dice gets there."""
     target = after.me
     target_tail = _tails(target)
-    hit_points = {
-        p for p in range(1, 25) if before.them[rules.opposite(p)] == 1 and after.them[rules.opposite(p)] == 0
-    }
+    hit_points = {p for p in range(1, 25) if before.them[rules.opposite(p)] == 1 and after.them[rules.opposite(p)] == 0}
     me = list(before.me)
     opp = [0] * 26
     for point in range(1, 25):
@@ -219,7 +219,11 @@ def _explain(before: Position, dice: Dice, after: Position, rules: Rules) -> _Ex
         if rules.no_lone_prime and lone_prime(side_key(target), before.them, rules):
             broken.append(("V3", "a block of six points with no opposing checker ahead of it"))
         old = best[0]
-        if old is None or len(broken) < len(old.broken) or (len(broken) == len(old.broken) and len(used) > len(old.dice)):
+        if (
+            old is None
+            or len(broken) < len(old.broken)
+            or (len(broken) == len(old.broken) and len(used) > len(old.dice))
+        ):
             best[0] = _Explanation(tuple(used), broken, Play(tuple(Move(s, e, h) for s, e, h, _ in path)))
 
     target_pips = sum(i * n for i, n in enumerate(target))
@@ -320,4 +324,3 @@ def describe(judgement: Judgement) -> str:
         lines.append("nearest legal plays:")
         lines += [f"  {lp.play or '(no move)'}" for lp in judgement.nearest]
     return "\n".join(lines)
-

@@ -254,9 +254,7 @@ def _enter_pair(
     return found or None
 
 
-def _spread_double(
-    position: Position, dice: Dice, rules: Rules, *, paths: bool
-) -> dict[int, tuple[Step, ...]] | None:
+def _spread_double(position: Position, dice: Dice, rules: Rules, *, paths: bool) -> dict[int, tuple[Step, ...]] | None:
     """A double where no bear-off is possible: at least four checkers outside
     home once the bar checkers have entered.
 

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import json
+import sys
+from collections.abc import Callable
 
 from engine.dice import Dice
+from engine.errors import NardrefError, NotationError
 from engine.position import Position, check
 from engine.rules import Rules, find_variant, with_named_options
 
@@ -36,3 +40,27 @@ def read_position(text: str, rules: Rules, *, what: str = "position") -> Positio
 
 def read_dice(text: str) -> Dice:
     return Dice.parse(text)
+
+
+def run_batch(shape: str, answer: Callable[[list[str]], str]) -> int:
+    """Answer one case per line of standard input, one JSON line each, in order.
+
+    ``shape`` names the fields (``"POSITION DICE"``); ``answer`` turns a line's
+    fields into its JSON text. A bad line gets ``{"error": "line N: ..."}`` and
+    the rest go on; blank lines are skipped.
+    """
+    expected = len(shape.split())
+    out = sys.stdout
+    for number, line in enumerate(sys.stdin, 1):
+        fields = line.split()
+        if not fields:
+            continue
+        try:
+            if len(fields) != expected:
+                raise NotationError(f"expected {shape!r}, got {line.strip()!r}")
+            text = answer(fields)
+        except NardrefError as exc:
+            text = json.dumps({"error": f"line {number}: {exc}"})
+        out.write(text + "\n")
+    out.flush()
+    return 0

@@ -17,7 +17,13 @@ from types import ModuleType
 from engine.errors import NardrefError
 from engine.judge import Judgement, describe, judge
 from engine.rules import Rules
-from firmware.commands._engine_io import add_rules_arguments, read_dice, read_position, rules_from
+from firmware.commands._engine_io import (
+    add_rules_arguments,
+    read_dice,
+    read_position,
+    rules_from,
+    run_batch,
+)
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -91,20 +97,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _batch(rules: Rules) -> int:
-    out = sys.stdout
-    for number, line in enumerate(sys.stdin, 1):
-        fields = line.split()
-        if not fields:
-            continue
-        try:
-            if len(fields) != 3:
-                raise NardrefError(f"expected 'BEFORE DICE AFTER', got {line.strip()!r}")
-            before = read_position(fields[0], rules, what="BEFORE")
-            dice = read_dice(fields[1])
-            after = read_position(fields[2], rules, what="AFTER")
-            result = judgement_json(judge(before, dice, after, rules))
-        except NardrefError as exc:
-            result = {"error": f"line {number}: {exc}"}
-        out.write(json.dumps(result) + "\n")
-    out.flush()
-    return 0
+    def answer(fields: list[str]) -> str:
+        before = read_position(fields[0], rules, what="BEFORE")
+        after = read_position(fields[2], rules, what="AFTER")
+        return json.dumps(judgement_json(judge(before, read_dice(fields[1]), after, rules)))
+
+    return run_batch("BEFORE DICE AFTER", answer)

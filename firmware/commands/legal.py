@@ -14,7 +14,13 @@ import sys
 from engine.errors import NardrefError
 from engine.legal import LegalPlay, count_legal, legal_plays
 from engine.rules import Rules
-from firmware.commands._engine_io import add_rules_arguments, read_dice, read_position, rules_from
+from firmware.commands._engine_io import (
+    add_rules_arguments,
+    read_dice,
+    read_position,
+    rules_from,
+    run_batch,
+)
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -59,22 +65,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _batch(rules: Rules, *, count: bool) -> int:
-    out = sys.stdout
-    for number, line in enumerate(sys.stdin, 1):
-        fields = line.split()
-        if not fields:
-            continue
-        try:
-            if len(fields) != 2:
-                raise NardrefError(f"line {number}: expected 'POSITION DICE', got {line.strip()!r}")
-            position = read_position(fields[0], rules)
-            dice = read_dice(fields[1])
-            if count:
-                out.write(f'{{"count": {count_legal(position, dice, rules)}}}\n')
-                continue
-            result: dict[str, object] = _plays_json(legal_plays(position, dice, rules))
-        except NardrefError as exc:
-            result = {"error": f"line {number}: {exc}" if not str(exc).startswith("line ") else str(exc)}
-        out.write(json.dumps(result) + "\n")
-    out.flush()
-    return 0
+    def answer(fields: list[str]) -> str:
+        position = read_position(fields[0], rules)
+        dice = read_dice(fields[1])
+        if count:
+            return f'{{"count": {count_legal(position, dice, rules)}}}'
+        return json.dumps(_plays_json(legal_plays(position, dice, rules)))
+
+    return run_batch("POSITION DICE", answer)
