@@ -378,6 +378,7 @@ class RefereeLoop:
         """Run until :class:`Stop` (or ``until`` says so, or ``max_s`` of loop time); returns why it ended."""
         if self.notifier is not None:
             self.notifier.ready(f"refereeing: {self.state.mode.value}")
+        self._stopped = None
         started = self.clock.now()
         while self._stopped is None:
             now = self.clock.now()

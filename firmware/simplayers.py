@@ -160,6 +160,13 @@ class SimPlayers:
         if layout is not None:
             self.source.show(layout, occlusion="hand" if hand else "none")
 
+    def restore(self, state: ref.RefereeState) -> None:
+        """After the referee resumed from its journal: the board stands as the journal says."""
+        if state.mode not in (ref.Mode.SETUP, ref.Mode.GAME_OVER, ref.Mode.MATCH_OVER):
+            self._show(state.timed.state.position_of(0))
+            if self.script is not None:
+                self.script.done |= {"setup"}
+
     # ---- acting ---------------------------------------------------------------------------
 
     def act(self, loop: RefereeLoop, now_s: float) -> float | None:

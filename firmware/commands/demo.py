@@ -123,6 +123,7 @@ def build(
     )
     buttons = ButtonPanel.simulated(config.buttons, post=loop.post)
     players = SimPlayers(source=source, buttons=buttons, rng=random.Random(seed + 1), camera=camera, script=script)
+    players.restore(loop.state)
     loop.actors.append(players)
     return loop, players, strip
 
