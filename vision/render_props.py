@@ -160,53 +160,59 @@ def _shade(
     image[y0:y1, x0:x1] = np.clip(region * (1 - alpha) + paint * alpha, 0, 255).astype(np.uint8)
 
 
-def _hand(skin: npt.NDArray[np.uint8], occ: Occluder, rng: np.random.Generator) -> None:
-    """Palm, fingers (some curled) and thumb around ``occ.target`` on a mask."""
+def _line(mask: npt.NDArray[np.uint8], a: Point, b: Point, width: float) -> None:
+    cv2.line(
+        mask,
+        (round(a[0] * 4), round(a[1] * 4)),
+        (round(b[0] * 4), round(b[1] * 4)),
+        255,
+        max(2, round(width)),
+        cv2.LINE_AA,
+        shift=2,
+    )
+
+
+def _hand(skin: npt.NDArray[np.uint8], occ: Occluder, rng: np.random.Generator) -> list[tuple[Point, Point, float]]:
+    """Palm, fingers (some curled) and thumb around ``occ.target`` on a mask;
+    returns the stretched digits' tips as (tip, direction, width) for their nails."""
     d = occ.scale
     palm = 2.2 * d
     v = occ.direction
     n = (-v[1], v[0])
     tx, ty = occ.target
-    cv2.ellipse(
-        skin,
-        (round(tx * 4), round(ty * 4)),
-        (round(palm * 0.55 * 4), round(palm * 0.48 * 4)),
-        math.degrees(math.atan2(v[1], v[0])),
-        0,
-        360,
-        255,
-        -1,
-        cv2.LINE_AA,
-        shift=2,
-    )
+    axes = (round(palm * 0.55 * 4), round(palm * 0.48 * 4))
+    angle = math.degrees(math.atan2(v[1], v[0]))
+    cv2.ellipse(skin, (round(tx * 4), round(ty * 4)), axes, angle, 0, 360, 255, -1, cv2.LINE_AA, shift=2)
+    tips: list[tuple[Point, Point, float]] = []
     spread = float(rng.uniform(-8, 8))
     for k, across in enumerate((-0.33, -0.11, 0.11, 0.33)):
         curl = float(rng.uniform(0.35, 1.0))
         length = palm * (0.85, 1.0, 0.95, 0.72)[k] * curl
         fd = _rot(v, spread + across * 25)
-        sx, sy = tx + v[0] * palm * 0.4 + n[0] * palm * across, ty + v[1] * palm * 0.4 + n[1] * palm * across
-        ex, ey = sx + fd[0] * length, sy + fd[1] * length
-        cv2.line(
-            skin,
-            (round(sx * 4), round(sy * 4)),
-            (round(ex * 4), round(ey * 4)),
-            255,
-            max(2, round(palm * 0.2)),
-            cv2.LINE_AA,
-            shift=2,
-        )
+        start = (tx + v[0] * palm * 0.4 + n[0] * palm * across, ty + v[1] * palm * 0.4 + n[1] * palm * across)
+        middle = (start[0] + fd[0] * length / 2, start[1] + fd[1] * length / 2)
+        tip = (start[0] + fd[0] * length, start[1] + fd[1] * length)
+        _line(skin, start, middle, palm * 0.21)  # fingers taper toward the tips
+        _line(skin, middle, tip, palm * 0.17)
+        if curl > 0.6:
+            tips.append((tip, fd, palm * 0.17))
     side = 1 if rng.random() < 0.5 else -1
     td = _rot(v, side * float(rng.uniform(35, 70)))
-    sx, sy = tx + n[0] * palm * 0.4 * side, ty + n[1] * palm * 0.4 * side
-    cv2.line(
-        skin,
-        (round(sx * 4), round(sy * 4)),
-        (round((sx + td[0] * palm * 0.6) * 4), round((sy + td[1] * palm * 0.6) * 4)),
-        255,
-        max(2, round(palm * 0.24)),
-        cv2.LINE_AA,
-        shift=2,
-    )
+    start = (tx + n[0] * palm * 0.4 * side, ty + n[1] * palm * 0.4 * side)
+    tip = (start[0] + td[0] * palm * 0.6, start[1] + td[1] * palm * 0.6)
+    _line(skin, start, tip, palm * 0.24)
+    tips.append((tip, td, palm * 0.22))
+    return tips
+
+
+def _nails(image: Image, tips: list[tuple[Point, Point, float]], skin_bgr: BGR) -> None:
+    """Paler, glossier nails at the tips of stretched fingers, seen from above."""
+    nail = tuple(min(255, int(c * 1.06 + 10)) for c in skin_bgr)
+    for (x, y), (dx, dy), width in tips:
+        centre = (round((x - dx * width * 0.3) * 4), round((y - dy * width * 0.3) * 4))
+        axes = (max(1, round(width * 0.28 * 4)), max(1, round(width * 0.22 * 4)))
+        angle = math.degrees(math.atan2(dy, dx))
+        cv2.ellipse(image, centre, axes, angle, 0, 360, nail, -1, cv2.LINE_AA, shift=2)
 
 
 def draw_occluder(image: Image, shadow: Field, occ: Occluder, rng: np.random.Generator, light: Point) -> None:
@@ -249,11 +255,16 @@ def draw_occluder(image: Image, shadow: Field, occ: Occluder, rng: np.random.Gen
             cv2.LINE_AA,
             shift=2,
         )
-        _hand(skin, Occluder(occ.kind, palm_at, v, d), rng)
+        tips = _hand(skin, Occluder(occ.kind, palm_at, v, d), rng)
         tone = np.asarray(SKIN_BGR[int(rng.integers(len(SKIN_BGR)))], float) * rng.uniform(0.92, 1.08)
         skin_bgr = (int(min(255, tone[0])), int(min(255, tone[1])), int(min(255, tone[2])))
         skin[cloth > 0] = 0
         _shade(image, skin, skin_bgr, rng, light, 0.5 * d)
+        _nails(
+            image,
+            [t for t in tips if cloth[int(min(max(t[0][1], 0), h - 1)), int(min(max(t[0][0], 0), w - 1))] == 0],
+            skin_bgr,
+        )
         _shade(image, cloth, CLOTH_BGR[int(rng.integers(len(CLOTH_BGR)))], rng, light, 0.8 * d)
         height = 4.0 * d
     _cast(shadow, np.maximum(skin, cloth), light, height, d)
@@ -274,11 +285,13 @@ def _cup(
 
 def _cast(shadow: Field, mask: npt.NDArray[np.uint8], light: Point, height: float, d: float) -> None:
     """Darken ``shadow`` (1/4 resolution) where ``mask`` (full resolution),
-    ``height`` pixels above the board, casts its shadow, but not under itself."""
+    ``height`` pixels above the board, casts its shadow; the thing itself,
+    being above the board, takes no shadow from the board's checkers."""
     small = cv2.resize(mask, (shadow.shape[1], shadow.shape[0]), interpolation=cv2.INTER_AREA).astype(np.float32) / 255
     shift = np.array([[1, 0, light[0] * height / 4], [0, 1, light[1] * height / 4]], np.float32)
     cast = cv2.warpAffine(small, shift, (shadow.shape[1], shadow.shape[0]))
     cast = cv2.GaussianBlur(cast, (0, 0), max(1.0, d / 4)) * (1 - small)
+    shadow *= 1 - small
     np.maximum(shadow, 0.7 * cast, out=shadow)
 
 
