@@ -526,13 +526,22 @@ def lone_prime(key: int, them: Side, rules: Rules) -> bool:
     return False
 
 
-def find_play(position: Position, dice: Dice, play: Play | str, rules: Rules = STANDARD) -> LegalPlay | None:
+def find_play(
+    position: Position,
+    dice: Dice,
+    play: Play | str,
+    rules: Rules = STANDARD,
+    *,
+    plays: tuple[LegalPlay, ...] | None = None,
+) -> LegalPlay | None:
     """The legal outcome a written play describes, or None if it describes none.
 
     Accepts what people and programs write: one checker taking both dice
-    (``22/13``), repeats (``13/7(2)``), hits marked or not, ``25``/``0`` for
-    the bar and off. Where an unmarked intermediate stop could have hit, the
-    outcome with the hits that were marked is chosen.
+    (``22/13``), repeats (``13/7(2)``), hits marked or not (a checker that
+    stops on a blot hits it: ``18/14 14/11``), ``25``/``0`` for the bar and
+    off. Where an unwritten intermediate stop could have hit, the outcome with
+    the hits that were marked is chosen. ``plays`` may pass the legal plays
+    when the caller has them already.
 
     >>> from engine.dice import Dice
     >>> str(find_play(Position.start(), Dice(6, 5), "24/13").play)
@@ -541,19 +550,38 @@ def find_play(position: Position, dice: Dice, play: Play | str, rules: Rules = S
     True
     """
     written = Play.parse(play) if isinstance(play, str) else play
-    me = list(position.me)
-    for move in written.moves:
-        if not me[move.start]:
-            return None
-        me[move.start] -= 1
-        me[move.end] += 1
-    target = tuple(me)
-    marked = {move.end for move in written.moves if move.hit}
-    candidates = [lp for lp in legal_plays(position, dice, rules) if lp.after.me == target]
+    seen = literal_after(position, written, rules)
+    if seen is None:
+        return None
+    options = legal_plays(position, dice, rules) if plays is None else plays
+    candidates = [lp for lp in options if lp.after.me == seen.me]
+    for lp in candidates:
+        if lp.after == seen:
+            return lp
     if not candidates:
         return None
+    marked = {move.end for move in written.moves if move.hit}
 
     def hits(lp: LegalPlay) -> set[int]:
         return {m.end for m in lp.play.moves if m.hit}
 
     return min(candidates, key=lambda lp: (len(hits(lp) ^ marked), len(hits(lp))))
+
+
+def literal_after(position: Position, play: Play, rules: Rules = STANDARD) -> Position | None:
+    """``play`` applied checker by checker as written (hitting a lone opposing
+    checker where one lands), legal or not; None if a move starts where the
+    mover has no checker."""
+    me = list(position.me)
+    them = list(position.them)
+    for move in play.moves:
+        if not me[move.start]:
+            return None
+        me[move.start] -= 1
+        me[move.end] += 1
+        if move.end not in (OFF, BAR) and rules.hitting:
+            theirs = rules.opposite(move.end)
+            if them[theirs] == 1:
+                them[theirs] = 0
+                them[BAR] += 1
+    return Position(tuple(me), tuple(them))

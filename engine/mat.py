@@ -49,7 +49,7 @@ from dataclasses import dataclass
 from engine.dice import Dice
 from engine.errors import NardrefError, NotationError
 from engine.judge import nearest
-from engine.legal import legal_plays
+from engine.legal import legal_plays, literal_after
 from engine.match import (
     AcceptResign,
     Beaver,
@@ -68,7 +68,6 @@ from engine.match import (
     Take,
     TimeOut,
     apply,
-    literal_after,
     new_match,
     resolve_play,
 )

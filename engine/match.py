@@ -35,10 +35,10 @@ from engine.clock import Clock, ClockSettings
 from engine.dice import Dice
 from engine.errors import NardrefError
 from engine.judge import judge
-from engine.legal import LegalPlay, find_play, legal_plays
+from engine.legal import LegalPlay, find_play, legal_plays, literal_after
 from engine.play import Play
 from engine.position import Position, status
-from engine.rules import APP, BAR, OFF, STANDARD, Rules
+from engine.rules import APP, OFF, STANDARD, Rules
 from engine.scoring import (
     GAMMON,
     MULTIPLIER_NAMES,
@@ -563,37 +563,9 @@ def _timeout(state: MatchState, event: TimeOut) -> MatchState:
     return _end(state, winner=winner, multiplier=GAMMON, cube=state.cube, ending=Ending.TIMEOUT)
 
 
-def literal_after(position: Position, play: Play, rules: Rules = STANDARD) -> Position | None:
-    """``play`` applied checker by checker as written (hitting a lone opposing
-    checker where one lands), legal or not; None if a move starts where the
-    mover has no checker."""
-    me = list(position.me)
-    them = list(position.them)
-    for move in play.moves:
-        if not me[move.start]:
-            return None
-        me[move.start] -= 1
-        me[move.end] += 1
-        if move.end not in (OFF, BAR) and rules.hitting:
-            theirs = rules.opposite(move.end)
-            if them[theirs] == 1:
-                them[theirs] = 0
-                them[BAR] += 1
-    return Position(tuple(me), tuple(them))
-
-
 def resolve_play(position: Position, dice: Dice, play: Play, rules: Rules = STANDARD) -> LegalPlay | None:
-    """The legal outcome of a written play, or None.
-
-    A checker that stops on a blot hits it, so ``18/14 14/11`` over a blot on
-    14 is the hitting play even when the hit is not marked (as many exporters
-    write); otherwise :func:`engine.legal.find_play` decides.
-    """
-    literal = literal_after(position, play, rules)
-    for legal in _legal_plays(position, dice, rules):
-        if legal.after == literal:
-            return legal
-    return find_play(position, dice, play, rules)
+    """The legal outcome of a written play (see :func:`engine.legal.find_play`), or None."""
+    return find_play(position, dice, play, rules, plays=_legal_plays(position, dice, rules))
 
 
 def _played(state: MatchState, event: Played | Pass) -> MatchState:

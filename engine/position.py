@@ -63,18 +63,18 @@ class Position:
         return cls(_side_from_board25(on_roll, checkers), _side_from_board25(not_on_roll, checkers))
 
     @classmethod
-    def from_xgid(cls, text: str) -> Position:
+    def from_xgid(cls, text: str, *, checkers: int = 15) -> Position:
         """Read the position of an XGID, seen from the player on roll."""
         from engine.xgid import Xgid
 
-        return Xgid.parse(text).position
+        return Xgid.parse(text, checkers=checkers).position
 
     @classmethod
     def parse(cls, text: str, *, checkers: int = 15) -> Position:
         """Read a Position ID or an ``XGID=...`` string."""
         stripped = text.strip()
         if stripped.upper().startswith("XGID=") or stripped.count(":") >= 8:
-            return cls.from_xgid(stripped)
+            return cls.from_xgid(stripped, checkers=checkers)
         try:
             return cls.from_id(stripped, checkers=checkers)
         except NotationError as exc:

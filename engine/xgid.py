@@ -48,7 +48,8 @@ class Xgid:
     max_cube: int = 1024
 
     @classmethod
-    def parse(cls, text: str) -> Xgid:
+    def parse(cls, text: str, *, checkers: int = 15) -> Xgid:
+        """Read an XGID; ``checkers`` a side (3 in Hypergammon) gives the number borne off."""
         raw = text.strip()
         if raw.upper().startswith("XGID="):
             raw = raw[5:]
@@ -79,9 +80,9 @@ class Xgid:
                 raise NotationError(f"XGID {text!r}: checkers of the wrong player on the bar at {index}")
             side[slot] += count
         for side, who in ((bottom, "bottom"), (top, "top")):
-            if sum(side) > 15:
-                raise NotationError(f"XGID {text!r}: more than 15 checkers for the {who} player")
-            side[OFF] = 15 - sum(side)
+            if sum(side) > checkers:
+                raise NotationError(f"XGID {text!r}: more than {checkers} checkers for the {who} player")
+            side[OFF] = checkers - sum(side)
         try:
             cube_log, owner, turn = int(fields[1]), int(fields[2]), int(fields[3])
             score_bottom, score_top, flags, length = (int(f) for f in fields[5:9])
