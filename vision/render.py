@@ -21,6 +21,7 @@ from __future__ import annotations
 import logging
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Literal
 
 import cv2
@@ -359,6 +360,18 @@ def _corners(quad: Floats, halves: tuple[Doubles, Doubles]) -> Floats:
     return np.array([left[0], right[1], right[2], left[3]], np.float32)
 
 
+@lru_cache(maxsize=4)
+def _table(bgr: tuple[int, int, int], size: tuple[int, int], seed: int) -> Image:
+    """The table under the board, (H, W, 3) uint8 for ``size`` (w, h): a
+    wooden top, a cloth or a plain top by ``seed``; cached, read-only."""
+    w, h = size
+    kind: Surface = ("wood", "felt", "plain")[seed % 3]
+    small = surface(kind, bgr, ((h + 3) // 4, (w + 3) // 4), strength=0.35, seed=seed)
+    table = np.asarray(cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR), np.uint8)
+    table.setflags(write=False)
+    return table
+
+
 def _light(image: Image, lighting: Lighting, shade: Floats, vignette: Floats | None) -> Image:
     """``image`` (H, W, 3) under ``lighting``: gain, shadows (``shade``, 1/4
     resolution, 0..1), the lens's ``vignette`` (1/4 resolution, or None),
@@ -458,9 +471,7 @@ def render(
     shadow = np.asarray(cv2.GaussianBlur(shadow, (0, 0), max(0.8, geo.radius / 12)), np.float32)
     _punch_tops(shadow, scene, board, blocks)
 
-    table_kind: Surface = ("wood", "felt", "plain")[seed % 3]  # a wooden table, a cloth, a plain top
-    table = surface(table_kind, style.table_bgr, ((h + 3) // 4, (w + 3) // 4), strength=0.35, seed=seed % 4)
-    table_image = np.asarray(cv2.resize(table, (w, h), interpolation=cv2.INTER_LINEAR), np.uint8)
+    table_image = _table(style.table_bgr, size, seed % 12)
     image = table_image.copy()
     _warp_halves(canvas, halves, hinge, image)
     small = ((w + 3) // 4, (h + 3) // 4)
