@@ -51,6 +51,7 @@ from vision.render_camera import (
     lens_calibration,
     motion_kernel,
     score_overlay,
+    tone_curve,
 )
 from vision.render_props import DICE_BGR, Block, Occluder, draw_block, draw_clutter, draw_occluder
 from vision.render_style import STYLES, Style, StyleError, Surface, find_style, random_style
@@ -514,6 +515,8 @@ def render(
         corners = distort_points(corners, size, effects.barrel)
     else:
         image = _light(image, lighting, shade, vignette)
+    if effects.gamma != 1.0:
+        image = tone_curve(image, effects.gamma)
     if effects.blur_sigma > 0.2:
         image = np.asarray(cv2.GaussianBlur(image, (0, 0), effects.blur_sigma), np.uint8)
     if effects.motion_px > 1:

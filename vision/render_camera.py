@@ -228,8 +228,10 @@ class Effects:
     sensor noise (grey levels), ``vignette`` (darkening of the corners, 0..1),
     JPEG ``jpeg_quality`` (None = lossless), ``barrel`` distortion
     (``-k1`` of OpenCV's radial model with the focal length set to the image's
-    half-diagonal; 0 = none, 0.15 = a wide lens) and a broadcaster's score
-    ``overlay`` along the top or bottom edge (kept off the playing area)."""
+    half-diagonal; 0 = none, 0.15 = a wide lens), the camera's tone curve
+    ``gamma`` (1 = linear; above 1 brightens the mid-tones) and a
+    broadcaster's score ``overlay`` along the top or bottom edge (kept off
+    the playing area)."""
 
     blur_sigma: float = 0.0
     motion_px: float = 0.0
@@ -238,6 +240,7 @@ class Effects:
     vignette: float = 0.0
     jpeg_quality: int | None = None
     barrel: float = 0.0
+    gamma: float = 1.0
     overlay: bool = False
 
     @classmethod
@@ -257,6 +260,7 @@ class Effects:
             vignette=float(rng.uniform(0, 0.35)),
             jpeg_quality=int(rng.integers(50, 96)) if rng.random() < 0.8 else None,
             barrel=round(float(rng.uniform(0.03, 0.15)), 2) if rng.random() < 0.3 else 0.0,
+            gamma=float(rng.uniform(0.8, 1.25)),
             overlay=bool(rng.random() < 0.08),
         )
 
@@ -363,6 +367,12 @@ def score_overlay(image: Image, area: Floats, rng: np.random.Generator) -> None:
         max(1, round(scale * 2)),
         cv2.LINE_AA,
     )
+
+
+def tone_curve(image: Image, gamma: float) -> Image:
+    """The camera's tone curve: out = 255 * (in / 255) ** (1 / gamma), by lookup table."""
+    table = np.clip(255 * (np.arange(256) / 255) ** (1 / gamma) + 0.5, 0, 255).astype(np.uint8)
+    return np.asarray(cv2.LUT(image, table), np.uint8)
 
 
 def motion_kernel(length_px: float, angle_deg: float) -> Floats:
