@@ -2,7 +2,8 @@
 
 Each sub-command lives in its own module under :mod:`firmware.commands` and
 exposes ``register(subparsers)``; heavy libraries (numpy, OpenCV) are imported
-inside the command's handler, so ``nardref legal`` starts as fast as Python.
+inside the command's handler, and only the command asked for is loaded, so
+``nardref legal`` starts as fast as Python.
 
 Exit codes shared by every command: 0 done (or legal), 1 illegal or
 inconsistent, 2 unreadable input, 3 refused (vision could not see the board).
@@ -47,13 +48,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     parser.add_argument("-v", "--verbose", action="count", default=0, help="more log output (-vv for debug)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in (only,) if only in COMMANDS else COMMANDS:
-        try:
-            module = importlib.import_module(f"firmware.commands.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"firmware.commands.{name}":
-                raise
-            continue
-        module.register(sub)
+        importlib.import_module(f"firmware.commands.{name}").register(sub)
     return parser
 
 
