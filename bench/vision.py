@@ -124,6 +124,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--per-board", type=int, default=10, help="photos per calibrated board")
     parser.add_argument("--quick", action="store_true", help="a smoke test: 40 photos")
     parser.add_argument("--show-errors", action="store_true", help="print every misread point and wrong verdict")
+    parser.add_argument("--dump", metavar="DIR", help="write the photos read wrong or refused to DIR")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     n = 40 if args.quick else args.n
@@ -164,6 +165,10 @@ def main(argv: list[str] | None = None) -> int:
             by_style[name] += 1
             if reading.refusal is not None:
                 refused_clean[reading.refusal.reason] += 1
+                if args.show_errors:
+                    print(f"  {name} photo {photos}: refused {reading.refusal.message}")
+                if args.dump:
+                    cv2.imwrite(str(Path(args.dump) / f"refused_{photos:05d}.png"), image)
                 points_total += 24
                 wrong_by_style[name] += 1
             else:
@@ -183,6 +188,8 @@ def main(argv: list[str] | None = None) -> int:
                     boards_right += 1
                 else:
                     wrong_by_style[name] += 1
+                    if args.dump:
+                        cv2.imwrite(str(Path(args.dump) / f"wrong_{photos:05d}.png"), image)
                     if args.show_errors:
                         print(f"  {name} photo {photos}: truth {truth.top} {truth.bottom} bar {truth.bar_light},{truth.bar_dark}")
                         print(f"  {' ' * len(name)}        seen  {seen.top} {seen.bottom} bar {seen.bar_light},{seen.bar_dark}")

@@ -19,11 +19,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from vision.colours import LIGHT, ColourModel, layout_states, learn_from_layout
+from vision.colours import EMPTY, ColourModel, layout_states, learn_from_layout
 from vision.errors import CalibrationError, GeometryError, MarkerError
 from vision.features import estimate_pitch, measure
 from vision.geometry import DEFAULT_WIDTH_PX, BoardGeometry, Image, Lens, make_geometry, rectify
 from vision.layout import Layout
+from vision.occlusion import decode, empty_board, encode
 from vision.read import ReadConfig, point_name, read_rectified, slot_probabilities
 from vision.refusal import RefusalConfig, reference_of
 
@@ -58,6 +59,8 @@ class Calibration:
     """The starting position as calibration saw it (+ light, - dark): says on
     which side each colour's home board lies."""
     reference: dict[str, Any] = field(default_factory=dict)
+    empty_board: npt.NDArray[np.float32] | None = field(default=None, repr=False)
+    """Thumbnail (h', w', 3) Lab of the board with no checker (:mod:`vision.occlusion`)."""
     read: ReadConfig = ReadConfig()
     refusal: RefusalConfig = RefusalConfig()
     image_size: tuple[int, int] = (0, 0)
@@ -89,6 +92,7 @@ class Calibration:
             "colours": self.colours.to_json(),
             "start_layout": {"top": list(self.start_layout.top), "bottom": list(self.start_layout.bottom)},
             "reference": self.reference,
+            "empty_board": None if self.empty_board is None else encode(self.empty_board),
             "read": self.read.to_json(),
             "refusal": self.refusal.to_json(),
         }
@@ -121,6 +125,7 @@ class Calibration:
                 colours=ColourModel.from_json(data["colours"]),
                 start_layout=Layout(top=tuple(start["top"]), bottom=tuple(start["bottom"])),
                 reference=dict(data.get("reference") or {}),
+                empty_board=decode(data["empty_board"]) if data.get("empty_board") else None,
                 read=ReadConfig.from_json(data.get("read") or {}),
                 refusal=RefusalConfig.from_json(data.get("refusal") or {}),
                 image_size=(int(data["image_size"][0]), int(data["image_size"][1])),
@@ -161,10 +166,10 @@ def _fit(
     except CalibrationError:
         return -np.inf, None, True  # type: ignore[return-value]
     prob, _ = slot_probabilities(features, model, config=config)
-    states = layout_states(layout, geometry.slots)
+    states = layout_states(layout, geometry.slots, exact=True)
     if not pos_light:
-        states = np.where(states == 0, 0, 3 - states).astype(np.int8)
-    chosen = np.take_along_axis(prob, np.maximum(states, 0)[..., None].astype(np.intp), axis=-1)[..., 0]
+        states = np.where(states > 0, 3 - states, states).astype(np.int8)
+    chosen = np.take_along_axis(prob, states[..., None].astype(np.intp), axis=-1)[..., 0]
     return float(np.log(np.maximum(chosen, 1e-6)).mean()), model, pos_light
 
 
@@ -250,13 +255,14 @@ def calibrate(
             f"3 on the 8, 5 on the 6 for each side), or something lies on it: {'; '.join(wrong)}",
             reason="not_start_position",
         )
-    light_slots = int((layout_states(seen, geometry.slots) == LIGHT).sum())
-    log.debug("calibrated on %d light slots", light_slots)
+    features = measure(rectified, geometry)
+    occupied = layout_states(seen, geometry.slots, exact=True) != EMPTY
     return Calibration(
         geometry=geometry,
         colours=model,
         start_layout=seen,
         reference=reference_of(image, geometry, rectified),
+        empty_board=empty_board(features, occupied),
         read=read,
         refusal=refusal,
         image_size=(int(image.shape[1]), int(image.shape[0])),

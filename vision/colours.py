@@ -20,7 +20,7 @@ lightness of a patch may be scaled by a gain before it is compared.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import cv2
@@ -44,6 +44,8 @@ LINE = 5
 MIN_SPREAD = 4.0
 #: How much the light may change between calibration and a frame (lightness gain).
 MAX_GAIN = 1.35
+#: ... for checkers, whose change of light over the board is modelled.
+CHECKER_GAIN = 1.25
 #: Checker kinds closer than this in lightness (Lab L, 8-bit scale) are "equally bright":
 #: the caller names them.
 SAME_BRIGHTNESS = 25.0
@@ -76,21 +78,48 @@ def template_distance(patches: FloatArray, template: FloatArray, *, max_gain: fl
     return np.asarray(np.sqrt((d2 * DISC).sum(axis=(-2, -1))), np.float32)
 
 
+def _basis(xy: FloatArray) -> FloatArray:
+    """Quadratic basis (..., 6) of normalised board coordinates (..., 2) in 0..1."""
+    x, y = xy[..., 0], xy[..., 1]
+    return np.stack([np.ones_like(x), x, y, x * x, y * y, x * y], axis=-1).astype(np.float32)
+
+
+def _shade(template: FloatArray, gain: FloatArray) -> FloatArray:
+    """``template`` (T, T, C) as it looks where the light differs by ``gain``
+    (...,): lightness and edge strength divided by it; (..., T, T, C)."""
+    out = np.broadcast_to(template, gain.shape + template.shape).copy()
+    g = gain[..., None, None]
+    out[..., 0] = out[..., 0] / g
+    out[..., 3] = out[..., 3] / g
+    return out
+
+
 @dataclass(frozen=True, eq=False)
 class ColourModel:
-    """Templates of one board (Lab, OpenCV 8-bit scale, T x T px each).
+    """Templates of one board (Lab and edge strength, T x T px each).
 
-    ``background``: (2, 12, S, T, T, 4) the empty look of every slot;
-    ``light``/``dark``: (T, T, 4) a checker of each colour; ``bar``: (B, T, T, 4)
-    the empty bar at each probe (:func:`vision.geometry.bar_slot_centres`); ``spread``: (3,) the typical distance of an empty slot, a
-    light and a dark checker from their template.
+    ``background``: (2, 12, S, T, T, 4) the empty look of every slot and
+    ``background_spread`` (2, 12, S) how far an empty slot strays from it (a
+    slot seen empty at calibration strays less than one whose look was
+    borrowed from a neighbour); ``light``/``dark``: (T, T, 4) a checker of
+    each colour under the board's mean light, and ``light_field`` (6,) the
+    quadratic log-gain of the light over the board (a window on one side, a
+    lamp) that :meth:`checker_templates` applies; ``bar``: (B, T, T, 4) the
+    empty bar at each probe (:func:`vision.geometry.bar_slot_centres`);
+    ``spread``: (3,) the typical distance of an empty bar probe, a light and
+    a dark checker from their templates; ``self_spread``: the typical
+    distance between two neighbouring checkers of one line (checkers on one
+    point look alike; a shadow or a triangle's tip after the last one does not).
     """
 
     background: FloatArray
+    background_spread: FloatArray
     light: FloatArray
     dark: FloatArray
     bar: FloatArray
     spread: FloatArray
+    light_field: FloatArray
+    self_spread: float = 2 * MIN_SPREAD
 
     @property
     def light_lab(self) -> FloatArray:
@@ -100,14 +129,27 @@ class ColourModel:
     def dark_lab(self) -> FloatArray:
         return np.asarray((self.dark[..., :3] * DISC[..., None]).sum(axis=(0, 1)), np.float32)
 
+    def gain_at(self, xy: FloatArray) -> FloatArray:
+        """The light field's gain at normalised board coordinates (..., 2)."""
+        return np.asarray(np.exp(np.clip(_basis(xy) @ self.light_field, -1.0, 1.0)), np.float32)
+
+    def checker_templates(self, xy: FloatArray) -> tuple[FloatArray, FloatArray]:
+        """Light and dark templates (..., T, T, 4) as they look at normalised
+        board coordinates ``xy`` (..., 2)."""
+        gain = self.gain_at(xy)
+        return _shade(self.light, gain), _shade(self.dark, gain)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "patch": PATCH,
             "background": np.round(self.background, 1).tolist(),
+            "background_spread": np.round(self.background_spread, 2).tolist(),
             "light": np.round(self.light, 1).tolist(),
             "dark": np.round(self.dark, 1).tolist(),
             "bar": np.round(self.bar, 1).tolist(),
             "spread": np.round(self.spread, 3).tolist(),
+            "light_field": np.round(self.light_field, 5).tolist(),
+            "self_spread": round(self.self_spread, 3),
         }
 
     @classmethod
@@ -117,17 +159,27 @@ class ColourModel:
                 raise CalibrationError(f"templates of {data['patch']!r} px: this nardref uses {PATCH}; calibrate again")
             model = cls(
                 background=np.asarray(data["background"], np.float32),
+                background_spread=np.asarray(data["background_spread"], np.float32),
                 light=np.asarray(data["light"], np.float32),
                 dark=np.asarray(data["dark"], np.float32),
                 bar=np.asarray(data["bar"], np.float32),
                 spread=np.asarray(data["spread"], np.float32),
+                light_field=np.asarray(data["light_field"], np.float32),
+                self_spread=float(data["self_spread"]),
             )
         except (KeyError, TypeError, ValueError) as exc:
             if isinstance(exc, CalibrationError):
                 raise
             raise CalibrationError(f"colour model: {type(exc).__name__}: {exc}") from None
         shape = model.background.shape
-        if len(shape) != 6 or shape[:2] != (2, 12) or shape[3:] != (PATCH, PATCH, CHANNELS) or model.spread.shape != (3,):
+        if (
+            len(shape) != 6
+            or shape[:2] != (2, 12)
+            or shape[3:] != (PATCH, PATCH, CHANNELS)
+            or model.spread.shape != (3,)
+            or model.background_spread.shape != shape[:3]
+            or model.light_field.shape != (6,)
+        ):
             raise CalibrationError(f"colour model background of shape {shape!r}: expected (2, 12, S, {PATCH}, {PATCH}, {CHANNELS})")
         return model
 
@@ -137,20 +189,21 @@ class ColourModel:
         if slots == have:
             return self
         index = np.minimum(np.arange(slots), have - 1)
-        return ColourModel(self.background[:, :, index], self.light, self.dark, self.bar, self.spread)
+        return replace(self, background=self.background[:, :, index], background_spread=self.background_spread[:, :, index])
 
 
-def layout_states(layout: Layout, slots: int) -> npt.NDArray[np.int8]:
+def layout_states(layout: Layout, slots: int, *, exact: bool = False) -> npt.NDArray[np.int8]:
     """(2, 12, slots) EMPTY/LIGHT/DARK that ``layout`` puts in each slot.
     Past :data:`LINE` checkers a point's checkers pile up (a second layer, or
-    squeezed, or further along the line): the slots from :data:`LINE` on are
-    then :data:`UNKNOWN`."""
+    squeezed, or further along the line), and a fifth checker's shadow falls
+    past it: the slots from :data:`LINE` on are :data:`UNKNOWN`, unless
+    ``exact`` (a layout of short lines only, as the starting position)."""
     states = np.zeros((2, 12, slots), np.int8)
     for row, counts in enumerate((layout.top, layout.bottom)):
         for col, n in enumerate(counts):
             states[row, col, : min(abs(n), slots)] = LIGHT if n > 0 else DARK
-            if abs(n) > LINE:
-                states[row, col, LINE:] = UNKNOWN
+    if not exact:
+        states[:, :, LINE:] = UNKNOWN
     return states
 
 
@@ -189,10 +242,48 @@ def _fill_background(patches: FloatArray, empty: npt.NDArray[np.bool_]) -> tuple
 
 
 def _template(samples: FloatArray) -> tuple[FloatArray, float]:
-    """Median template of (n, T, T, 3) samples (n, T, T, 4) and their spread about it."""
+    """Median template of (n, T, T, 4) samples and their spread about it."""
     template = np.median(samples, axis=0).astype(np.float32)
     d = template_distance(samples, template)
     return template, float(np.percentile(d, 80)) if len(d) else MIN_SPREAD
+
+
+def _gains(samples: FloatArray, template: FloatArray) -> FloatArray:
+    """The lightness gain (n,) taking each sample (n, T, T, 4) to ``template``."""
+    xl, tl = samples[..., 0], template[..., 0]
+    gain = (xl * tl * DISC).sum(axis=(-2, -1)) / np.maximum((xl * xl * DISC).sum(axis=(-2, -1)), 1e-6)
+    return np.asarray(np.clip(gain, 0.4, 2.5), np.float32)
+
+
+def _fit_light(samples: list[FloatArray], positions: list[FloatArray]) -> tuple[list[FloatArray], FloatArray]:
+    """Fit the light field to checkers of known kinds: each kind's samples
+    (n, T, T, 4) at normalised positions (n, 2). Returns the kinds' templates
+    under the mean light and the field's coefficients (6,)."""
+    templates = [np.median(s, axis=0).astype(np.float32) for s in samples]
+    field = np.zeros(6, np.float32)
+    if sum(len(s) for s in samples) < 10:
+        return templates, field
+    for _ in range(2):
+        logs = np.concatenate([np.log(_gains(s, t)) for s, t in zip(samples, templates)])
+        basis = np.concatenate([_basis(p) for p in positions])
+        keep = np.ones(len(logs), np.bool_)
+        for _ in range(2):
+            field = np.linalg.lstsq(basis[keep], logs[keep], rcond=None)[0].astype(np.float32)
+            residual = np.abs(basis @ field - logs)
+            keep = residual <= max(float(np.percentile(residual, 85)), 0.02)
+        field[0] -= float(np.mean(basis @ field))  # the mean light stays in the templates
+        templates = []
+        for s, p in zip(samples, positions):
+            gain = np.exp(_basis(p) @ field).astype(np.float32)
+            flat = np.array(s, np.float32)
+            flat[..., 0] *= gain[:, None, None]
+            flat[..., 3] *= gain[:, None, None]
+            templates.append(np.median(flat, axis=0).astype(np.float32))
+    return templates, field
+
+
+def _normalised(xy: FloatArray, shape: tuple[int, ...]) -> FloatArray:
+    return np.asarray(xy / np.array([shape[1], shape[0]], np.float32), np.float32)
 
 
 def _name_by_brightness(first: FloatArray, second: FloatArray, *, first_is_light: bool | None) -> bool:
@@ -204,6 +295,12 @@ def _name_by_brightness(first: FloatArray, second: FloatArray, *, first_is_light
     return l1 >= l2
 
 
+def _checker_spread(model: ColourModel, samples: FloatArray, xy: FloatArray, light: bool) -> float:
+    templates = model.checker_templates(xy)[0 if light else 1]
+    d = template_distance(samples, templates, max_gain=CHECKER_GAIN)
+    return max(MIN_SPREAD, float(np.percentile(d, 80))) if len(d) else MIN_SPREAD
+
+
 def learn_from_layout(
     features: SlotFeatures, layout: Layout, *, positive_is_light: bool | None = None
 ) -> tuple[ColourModel, bool]:
@@ -212,21 +309,45 @@ def learn_from_layout(
     the layout's positive checkers are the light ones (by brightness;
     ``positive_is_light`` decides when both are about equally bright)."""
     slots = features.patches.shape[2]
-    states = layout_states(layout, slots)
-    pos = features.patches[states == LIGHT]
-    neg = features.patches[states == DARK]
+    states = layout_states(layout, slots, exact=True)
+    xy = _normalised(features.slot_xy, features.thumbnail.shape)
+    pos, neg = features.patches[states == LIGHT], features.patches[states == DARK]
     if len(pos) == 0 or len(neg) == 0:
         raise CalibrationError(f"layout {layout!r}: needs checkers of both colours to learn them")
-    pos_t, pos_s = _template(pos)
-    neg_t, neg_s = _template(neg)
+    (pos_t, neg_t), field = _fit_light([pos, neg], [xy[states == LIGHT], xy[states == DARK]])
     pos_light = _name_by_brightness(pos_t, neg_t, first_is_light=positive_is_light)
-    (light, light_s), (dark, dark_s) = ((pos_t, pos_s), (neg_t, neg_s)) if pos_light else ((neg_t, neg_s), (pos_t, pos_s))
-    background, loo = _fill_background(features.patches, states == EMPTY)
-    empty_s = float(np.percentile(loo, 80)) if len(loo) else MIN_SPREAD
-    bar = np.array(features.bar, np.float32)  # the bar is empty at the start
-    spread = np.maximum(np.array([empty_s, light_s, dark_s], np.float32), MIN_SPREAD)
-    model = ColourModel(background=background, light=light, dark=dark, bar=bar, spread=spread)
-    log.debug("learned light %s dark %s spread %s", model.light_lab, model.dark_lab, spread)
+    light, dark = (pos_t, neg_t) if pos_light else (neg_t, pos_t)
+    empty = states == EMPTY
+    background, loo = _fill_background(features.patches, empty)
+    empty_s = max(MIN_SPREAD, float(np.percentile(loo, 80)) if len(loo) else MIN_SPREAD)
+    # an empty slot keeps its own look (less stray) unless a checker stood next to it
+    beside = np.zeros_like(empty)
+    beside[:, :, 1:] = ~empty[:, :, :-1]
+    background_spread = np.where(empty & ~beside, max(MIN_SPREAD, 0.5 * empty_s), empty_s).astype(np.float32)
+    model = ColourModel(
+        background=background,
+        background_spread=background_spread,
+        light=light,
+        dark=dark,
+        bar=np.array(features.bar, np.float32),  # the bar is empty at the start
+        spread=np.array([max(MIN_SPREAD, 0.5 * empty_s), MIN_SPREAD, MIN_SPREAD], np.float32),
+        light_field=field,
+    )
+    light_samples, dark_samples = (pos, neg) if pos_light else (neg, pos)
+    light_xy, dark_xy = (xy[states == LIGHT], xy[states == DARK]) if pos_light else (xy[states == DARK], xy[states == LIGHT])
+    spread = np.array(
+        [
+            model.spread[0],
+            _checker_spread(model, light_samples, light_xy, True),
+            _checker_spread(model, dark_samples, dark_xy, False),
+        ],
+        np.float32,
+    )
+    pairs = (states[:, :, 1:] > 0) & (states[:, :, :-1] > 0)
+    neighbours = template_distance(features.patches[:, :, 1:][pairs], features.patches[:, :, :-1][pairs])
+    self_spread = max(2 * MIN_SPREAD, float(np.percentile(neighbours, 80))) if len(neighbours) else 2 * MIN_SPREAD
+    model = replace(model, spread=spread, self_spread=self_spread)
+    log.debug("learned light %s dark %s spread %s field %s", model.light_lab, model.dark_lab, spread, field)
     return model, pos_light
 
 
@@ -235,7 +356,7 @@ def learn_from_image(features: SlotFeatures, *, first_is_light: bool | None = No
     Raises :class:`CalibrationError` when two checker kinds cannot be found."""
     patches = features.patches
     slots = patches.shape[2]
-    rows, cols, ks = np.meshgrid(np.arange(2), np.arange(12), np.arange(slots), indexing="ij")
+    rows, cols, _ = np.meshgrid(np.arange(2), np.arange(12), np.arange(slots), indexing="ij")
     kind = ((rows + cols) % 2).ravel()
     flat = (patches * np.sqrt(DISC)[..., None]).reshape(2 * 12 * slots, -1).astype(np.float32)
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 40, 0.5)
@@ -262,8 +383,15 @@ def learn_from_image(features: SlotFeatures, *, first_is_light: bool | None = No
     near = np.minimum(template_distance(patches, light), template_distance(patches, dark))
     empty = ~checker & (near > 2 * MIN_SPREAD)
     background, loo = _fill_background(patches, empty)
-    empty_s = float(np.percentile(loo, 80)) if len(loo) else MIN_SPREAD
+    empty_s = max(MIN_SPREAD, float(np.percentile(loo, 80)) if len(loo) else MIN_SPREAD)
     bar_template, _ = _template(features.bar)
-    bar = np.repeat(bar_template[None], len(features.bar), axis=0)
-    spread = np.maximum(np.array([empty_s, light_s, dark_s], np.float32), MIN_SPREAD)
-    return ColourModel(background=background, light=light, dark=dark, bar=bar, spread=spread)
+    return ColourModel(
+        background=background,
+        background_spread=np.full(background.shape[:3], empty_s, np.float32),
+        light=light,
+        dark=dark,
+        bar=np.repeat(bar_template[None], len(features.bar), axis=0),
+        spread=np.maximum(np.array([empty_s, light_s, dark_s], np.float32), MIN_SPREAD),
+        light_field=np.zeros(6, np.float32),
+        self_spread=max(light_s, dark_s, 2 * MIN_SPREAD),
+    )

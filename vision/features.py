@@ -42,6 +42,12 @@ class SlotFeatures:
 
     patches: FloatArray
     bar: FloatArray
+    thumbnail: FloatArray
+    """(h', w', 3) Lab: the whole rectified board at T px per checker pitch."""
+    slot_xy: FloatArray
+    """(2, 12, S, 2) where each slot's centre lies in ``thumbnail``."""
+    bar_xy: FloatArray
+    """(B, 2) where each bar probe lies in ``thumbnail``."""
 
     @property
     def lab(self) -> FloatArray:
@@ -92,6 +98,9 @@ def measure(rectified: Image, geometry: BoardGeometry) -> SlotFeatures:
     return SlotFeatures(
         patches=_patches(small, centres + shift / scale, scale),
         bar=_patches(small, bar_centres + shift / scale, scale),
+        thumbnail=np.ascontiguousarray(small[:, :, :3]),
+        slot_xy=(centres * scale + shift).astype(np.float32),
+        bar_xy=(bar_centres * scale + shift).astype(np.float32),
     )
 
 

@@ -17,9 +17,9 @@ contradict an outcome. The verdict is
 
 With the frame from before the move (``before_image``), each slot's change is
 measured as well: a slot that clearly did not change contradicts an outcome
-that moves a checker there, and one that clearly changed contradicts an
-outcome that leaves it alone. Judging what changed is much more robust than
-reading the board from scratch.
+that moves a checker there or away. (A slot that changed is no evidence
+against an outcome that leaves it alone: players nudge checkers they do not
+move.)
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from engine.legal import LegalPlay, legal_plays
 from engine.position import Position
 from engine.rules import STANDARD, Rules
 from vision.calibration import Calibration
-from vision.colours import UNKNOWN, layout_states, template_distance
+from vision.colours import LINE, UNKNOWN, layout_states, template_distance
 from vision.errors import GeometryError
 from vision.features import measure
 from vision.geometry import Image, rectify
@@ -58,10 +58,12 @@ class JudgeConfig:
     contradiction: float = 0.02
     #: The chosen outcome must give every slot at least this probability.
     support: float = 0.15
-    #: A slot changed (in spreads of the empty look) when its distance to the before frame exceeds this.
-    changed_spreads: float = 4.0
-    #: A slot did not change when its distance stays below this.
-    unchanged_spreads: float = 1.5
+    #: An illegal verdict needs, on every legal outcome, a contradicted point read at least this surely.
+    sure_point: float = 0.9
+    #: A slot did not change when it changed less than this share of what the change of state would make...
+    unchanged_share: float = 0.25
+    #: ... provided that change would be at least this big (Lab units).
+    min_change: float = 12.0
 
 
 @dataclass(frozen=True)
@@ -113,10 +115,6 @@ class PhotoVerdict:
 Side = Literal["bottom-right", "bottom-left", "top-right", "top-left"]
 
 
-def _counts(layout: Layout) -> npt.NDArray[np.int64]:
-    return np.array([layout.top, layout.bottom], np.int64)
-
-
 def _mover_point(row: int, col: int, home: Home) -> int:
     """The mover's point number (B2) at (row, col) of a board whose mover's home is at the bottom."""
     index = col if home == "bottom-right" else 11 - col
@@ -127,7 +125,8 @@ def _mover_point(row: int, col: int, home: Home) -> int:
 class _Score:
     layout: Layout
     plays: list[LegalPlay]
-    contradicted: npt.NDArray[np.bool_]  # (2, 12) points
+    contradicted: npt.NDArray[np.bool_]  # (2, 12) points with a slot read surely otherwise
+    proven: npt.NDArray[np.bool_]  # (2, 12) contradicted points the reading is sure of as a whole
     bar_contradicted: bool
     weak: npt.NDArray[np.bool_]  # (2, 12) points the outcome rests on unsure slots for
     log_likelihood: float
@@ -137,19 +136,41 @@ class _Score:
         return not self.contradicted.any() and not self.bar_contradicted
 
     @property
+    def disproved(self) -> bool:
+        """Contradicted where the reading is sure of the whole point, or on the bar."""
+        return bool(self.proven.any()) or self.bar_contradicted
+
+    @property
     def contradictions(self) -> int:
-        return int(self.contradicted.sum()) + int(self.bar_contradicted)
+        return int(self.proven.sum()) + int(self.bar_contradicted)
 
 
-def slot_changes(before: Image, after: Image, calibration: Calibration, *, config: JudgeConfig = JudgeConfig()) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
-    """(changed, unchanged), each (2, 12, S): the slots that clearly changed
-    between two frames (h, w, 3) of the same calibrated board, and those that
-    clearly did not."""
+@dataclass(frozen=True, eq=False)
+class Changes:
+    """``distance`` (2, 12, S): how much each slot's picture changed between
+    the frames; ``scale`` (2, 12, S, 3, 3): how much a change from one state
+    (empty, light, dark) to another would change it there."""
+
+    distance: FloatArray
+    scale: FloatArray
+
+
+def slot_changes(before: Image, after: Image, calibration: Calibration, *, config: JudgeConfig = JudgeConfig()) -> Changes:
+    """How much each slot changed between two frames (h, w, 3) of the same
+    calibrated board, against how much a change of state would change it."""
     geometry = calibration.geometry
     f_before = measure(rectify(before, geometry), geometry)
     f_after = measure(rectify(after, geometry), geometry)
-    distance = template_distance(f_after.patches, f_before.patches) / float(calibration.colours.spread[0])
-    return distance > config.changed_spreads, distance < config.unchanged_spreads
+    model = calibration.colours.resized(geometry.slots)
+    h, w = f_before.thumbnail.shape[:2]
+    light, dark = model.checker_templates((f_before.slot_xy / np.array([w, h], np.float32)).astype(np.float32))
+    templates = [model.background, light, dark]
+    scale = np.zeros(model.background.shape[:3] + (3, 3), np.float32)
+    for i in range(3):
+        for j in range(3):
+            if i != j:
+                scale[..., i, j] = template_distance(templates[i], templates[j])
+    return Changes(distance=template_distance(f_after.patches, f_before.patches), scale=scale)
 
 
 def judge_reading(
@@ -161,19 +182,19 @@ def judge_reading(
     home: Side = "bottom-right",
     rules: Rules = STANDARD,
     config: JudgeConfig = JudgeConfig(),
-    changes: tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]] | None = None,
+    changes: Changes | None = None,
 ) -> PhotoVerdict:
     """Judge a reading of the photo after the move (see the module's docstring).
     ``home``: where the mover's home board lies in the rectified board (a
-    fixed camera sees one player's home at the top). ``changes``: (changed,
-    unchanged) slot masks (2, 12, S) from a before frame, if any."""
+    fixed camera sees one player's home at the top). ``changes``: how the
+    slots changed since a before frame (:func:`slot_changes`), if any."""
     if reading.refusal is not None:
         return PhotoVerdict("refused", refusal=reading.refusal, reading=reading)
     turned = home.startswith("top")
     bottom_home: Home = ("bottom-left" if home == "top-right" else "bottom-right") if turned else home  # type: ignore[assignment]
     seen_reading = reading.turned() if turned else reading
     if turned and changes is not None:
-        changes = (changes[0][::-1, ::-1], changes[1][::-1, ::-1])
+        changes = Changes(distance=changes.distance[::-1, ::-1], scale=changes.scale[::-1, ::-1])
 
     def place(r: int, c: int) -> str:
         return point_name(1 - r, 11 - c) if turned else point_name(r, c)
@@ -186,8 +207,9 @@ def judge_reading(
     for lp in plays:
         groups.setdefault(layout_from_position(lp.after, mover=mover, home=bottom_home), []).append(lp)
     bar_sure = seen_reading.bar_confidence >= 1 - config.contradiction
+    seen_counts = seen_reading.counts
+    sure_points = seen_reading.confidence >= config.sure_point
     scores: list[_Score] = []
-    before_counts = _counts(layout_from_position(before, mover=mover, home=bottom_home))
     for layout, members in groups.items():
         states = layout_states(layout, slots)
         known = states != UNKNOWN
@@ -195,15 +217,25 @@ def judge_reading(
         p = np.where(known, p, 1.0)
         bad = p <= config.contradiction
         if changes is not None:
-            changed, unchanged = changes
+            # a slot the outcome must change but that clearly did not change
+            # (the converse is no evidence: players nudge checkers they do not move)
             must_change = known & (before_states != UNKNOWN) & (states != before_states)
-            same_point = (_counts(layout) == before_counts)[..., None]
-            bad = bad | (must_change & unchanged) | (same_point & changed)
+            expected = np.take_along_axis(
+                np.take_along_axis(changes.scale, np.maximum(before_states, 0)[..., None, None].astype(np.intp), axis=-2)[..., 0, :],
+                np.maximum(states, 0)[..., None].astype(np.intp),
+                axis=-1,
+            )[..., 0]
+            still = (changes.distance < config.unchanged_share * expected) & (expected > config.min_change)
+            bad = bad | (must_change & still)
+        contradicted = np.asarray(bad.any(axis=-1), np.bool_)
+        counts = np.array([layout.top, layout.bottom], np.int64)
+        differs = np.minimum(np.abs(counts), LINE) * np.sign(counts) != np.minimum(np.abs(seen_counts), LINE) * np.sign(seen_counts)
         scores.append(
             _Score(
                 layout=layout,
                 plays=members,
-                contradicted=np.asarray(bad.any(axis=-1), np.bool_),
+                contradicted=contradicted,
+                proven=contradicted & differs & sure_points,
                 bar_contradicted=bar_sure and (layout.bar_light, layout.bar_dark) != (seen_reading.bar_light, seen_reading.bar_dark),
                 weak=np.asarray((p < config.support).any(axis=-1), np.bool_),
                 log_likelihood=float(np.log(np.maximum(p, 1e-6)).sum()),
@@ -239,12 +271,23 @@ def judge_reading(
             ),
             reading=reading,
         )
+    if not all(s.disproved for s in scores):
+        # every outcome is contradicted somewhere, but not everywhere surely:
+        # the photo is unsure, not the move illegal
+        unsure = [s for s in scores if not s.disproved]
+        unsure.sort(key=lambda s: -s.log_likelihood)
+        names = tuple(place(int(r), int(c)) for r, c in zip(*np.nonzero(unsure[0].contradicted)))
+        return PhotoVerdict(
+            "refused",
+            refusal=Refusal("ambiguous", f"no legal play fits the photo surely; {', '.join(names)} are not read surely", names),
+            reading=reading,
+        )
     fewest = min(s.contradictions for s in scores)
     nearest = [s for s in scores if s.contradictions == fewest]
     seen = seen_reading.layout()
     found: dict[tuple[int, int], Contradiction] = {}
     for s in nearest:
-        for r, c in zip(*np.nonzero(s.contradicted)):
+        for r, c in zip(*np.nonzero(s.proven)):
             expected = (s.layout.top, s.layout.bottom)[r][c]
             found.setdefault(
                 (int(r), int(c)),

@@ -18,11 +18,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from vision.colours import DARK, EMPTY, LIGHT, LINE, ColourModel, learn_from_image, template_distance
+from vision.colours import CHECKER_GAIN, DARK, EMPTY, LIGHT, LINE, ColourModel, learn_from_image, template_distance
 from vision.errors import CalibrationError
-from vision.features import SlotFeatures, estimate_pitch, measure
+from vision.features import PATCH, SlotFeatures, estimate_pitch, measure
 from vision.geometry import BoardGeometry, Image, make_geometry, rectify
 from vision.layout import Layout
+from vision.occlusion import care_mask, covered_points, largest_blob, unexplained
 from vision.refusal import Refusal, RefusalConfig, check_board_moved, check_exposure, check_occlusion, check_sharpness
 
 if TYPE_CHECKING:
@@ -32,6 +33,8 @@ log = logging.getLogger(__name__)
 
 FloatArray = npt.NDArray[np.float32]
 ROWS = ("top", "bottom")
+#: Distance (in spreads) of the implicit "something else" class.
+OUTLIER_SPREADS = 4.0
 
 
 @dataclass(frozen=True)
@@ -44,6 +47,8 @@ class ReadConfig:
     unexplained_spreads: float = 4.5
     #: This many unexplained slots (or one whole point) make the frame occluded.
     occluded_slots: int = 3
+    #: A slot read as a checker counts as one only within this many spreads of a checker's look.
+    checker_fit_spreads: float = 3.0
     #: Confidence factor for a stack filling every slot (more may be piled on it).
     full_stack_confidence: float = 0.5
 
@@ -135,13 +140,37 @@ def point_name(row: int, col: int) -> str:
 
 def _probabilities(distances: FloatArray, spread: FloatArray) -> tuple[FloatArray, FloatArray]:
     """Class probabilities (..., 3) from template distances (..., 3) and the
-    classes' spreads (3,), and the distance to the nearest class in spreads."""
+    classes' spreads (broadcastable), and the distance to the nearest class
+    in spreads. A fourth, implicit class, "something else", sits at
+    :data:`OUTLIER_SPREADS` from everything: a slot far from every template
+    gets no confident class (the probabilities sum to less than 1)."""
     z = distances / spread
     logits = -0.5 * z**2
-    logits -= logits.max(axis=-1, keepdims=True)
-    prob = np.exp(logits)
-    prob /= prob.sum(axis=-1, keepdims=True)
+    top = np.maximum(logits.max(axis=-1, keepdims=True), -0.5 * OUTLIER_SPREADS**2)
+    prob = np.exp(logits - top)
+    prob /= prob.sum(axis=-1, keepdims=True) + np.exp(-0.5 * OUTLIER_SPREADS**2 - top)
     return prob.astype(np.float32), z.min(axis=-1).astype(np.float32)
+
+
+def _normalised(xy: FloatArray, features: SlotFeatures) -> FloatArray:
+    h, w = features.thumbnail.shape[:2]
+    return np.asarray(xy / np.array([w, h], np.float32), np.float32)
+
+
+def slot_distances(features: SlotFeatures, model: ColourModel) -> FloatArray:
+    """(2, 12, S, 3) template distances of every slot to its empty look and
+    to a light and a dark checker as they look there."""
+    model = model.resized(features.patches.shape[2])
+    light, dark = model.checker_templates(_normalised(features.slot_xy, features))
+    patches = features.patches
+    return np.stack(
+        [
+            template_distance(patches, model.background),
+            template_distance(patches, light, max_gain=CHECKER_GAIN),
+            template_distance(patches, dark, max_gain=CHECKER_GAIN),
+        ],
+        axis=-1,
+    )
 
 
 def slot_probabilities(features: SlotFeatures, model: ColourModel, *, config: ReadConfig) -> tuple[FloatArray, FloatArray]:
@@ -149,16 +178,18 @@ def slot_probabilities(features: SlotFeatures, model: ColourModel, *, config: Re
     the distance to the nearest template in spreads (how well anything
     learned explains the slot)."""
     model = model.resized(features.patches.shape[2])
-    patches = features.patches
-    distances = np.stack(
-        [
-            template_distance(patches, model.background),
-            template_distance(patches, model.light),
-            template_distance(patches, model.dark),
-        ],
+    spread = np.stack(
+        [model.background_spread, np.full_like(model.background_spread, model.spread[1]), np.full_like(model.background_spread, model.spread[2])],
         axis=-1,
     )
-    return _probabilities(distances, model.spread)
+    distances = slot_distances(features, model)
+    # a checker past the first of a line must also look like the one before it
+    patches = features.patches
+    alike = np.zeros(patches.shape[:3], np.float32)
+    alike[:, :, 1:] = template_distance(patches[:, :, 1:], patches[:, :, :-1]) / model.self_spread
+    z = distances / spread
+    z[..., 1:] = np.maximum(z[..., 1:], alike[..., None])
+    return _probabilities(z, np.ones(3, np.float32))
 
 
 def _read_points(prob: FloatArray, *, config: ReadConfig) -> tuple[npt.NDArray[np.int64], FloatArray]:
@@ -166,53 +197,63 @@ def _read_points(prob: FloatArray, *, config: ReadConfig) -> tuple[npt.NDArray[n
     (2, 12, S, 3). A point holds one colour, that of the checker at its
     edge (slot 0); each slot is then empty or that colour, and the count is
     the run of that colour from the edge."""
-    slots = prob.shape[2]
+    slots = min(prob.shape[2], LINE)
     counts = np.zeros((2, 12), np.int64)
     confidence = np.zeros((2, 12), np.float32)
     for row in range(2):
         for col in range(12):
-            p = prob[row, col]
+            p = prob[row, col, :slots]
             light, dark = float(p[0, LIGHT]), float(p[0, DARK])
             colour, other = (LIGHT, DARK) if light >= dark else (DARK, LIGHT)
             occupied = p[:, colour] / np.maximum(p[:, colour] + p[:, EMPTY], 1e-9)
             run = 0
             while run < slots and occupied[run] > 0.5:
                 run += 1
-            sure = np.maximum(occupied, 1 - occupied)
+            sure = np.maximum(p[:, colour], p[:, EMPTY])
             conf = float(sure.min()) * (1 - float(p[:, other].max()))
             if run:
                 conf *= max(light, dark) / max(light + dark, 1e-9)
             if np.any(occupied[run:] > 0.5):
                 conf *= 0.3  # a gap in the stack: something else is on the point
-            if run >= min(slots, LINE):
+            if run == slots:
                 conf *= config.full_stack_confidence  # more may be piled on the line
             counts[row, col] = run if colour == LIGHT else -run
             confidence[row, col] = conf
     return counts, confidence
 
 
-def _read_bar(features: SlotFeatures, model: ColourModel) -> tuple[int, int, float]:
-    """Light and dark checkers on the bar and how sure: runs of probes
-    (every half pitch) that look like a checker of one colour; a run of m
-    probes is (m + 1) // 2 touching checkers."""
+def _read_bar(features: SlotFeatures, model: ColourModel) -> tuple[int, int, float, npt.NDArray[np.bool_]]:
+    """Light and dark checkers on the bar, how sure, and which probes (B,)
+    show a checker: runs of probes (every half pitch) that look like a
+    checker of one colour; a run of m probes is (m + 1) // 2 touching checkers."""
     bar = features.bar
     background = model.bar if len(model.bar) == len(bar) else np.repeat(np.median(model.bar, axis=0)[None], len(bar), axis=0)
+    light, dark = model.checker_templates(_normalised(features.bar_xy, features))
     distances = np.stack(
-        [template_distance(bar, background), template_distance(bar, model.light), template_distance(bar, model.dark)],
+        [
+            template_distance(bar, background),
+            template_distance(bar, light, max_gain=CHECKER_GAIN),
+            template_distance(bar, dark, max_gain=CHECKER_GAIN),
+        ],
         axis=-1,
     )
     prob, _ = _probabilities(distances, model.spread)
     states = prob.argmax(axis=-1)
+    runs: list[tuple[int, int]] = []  # (state, length)
+    for state in (int(v) for v in states):
+        if runs and runs[-1][0] == state:
+            runs[-1] = (state, runs[-1][1] + 1)
+        else:
+            runs.append((state, 1))
     totals = {LIGHT: 0, DARK: 0}
-    run_colour, run = EMPTY, 0
-    for state in [int(v) for v in states] + [EMPTY]:
-        if state == run_colour and state != EMPTY:
-            run += 1
+    for i, (state, length) in enumerate(runs):
+        if state == EMPTY:
             continue
-        if run_colour != EMPTY:
-            totals[run_colour] += (run + 1) // 2
-        run_colour, run = state, 1
-    return totals[LIGHT], totals[DARK], float(prob.max(axis=-1).min())
+        beside = {runs[j][0] for j in (i - 1, i + 1) if 0 <= j < len(runs)}
+        if length == 1 and beside - {EMPTY, state}:
+            continue  # a probe at the rim of a checker of the other colour (its shadow or edge)
+        totals[state] += (length + 1) // 2
+    return totals[LIGHT], totals[DARK], float(prob.max(axis=-1).min()), np.asarray(states != EMPTY, np.bool_)
 
 
 def read_rectified(
@@ -223,10 +264,13 @@ def read_rectified(
     config: ReadConfig = ReadConfig(),
     refusal_config: RefusalConfig = RefusalConfig(),
     reference: dict[str, Any] | None = None,
+    empty: FloatArray | None = None,
 ) -> Reading:
     """Read a rectified board (height, width, 3) BGR uint8: exposure and
     sharpness refusals first, then every slot. Without a model the colours
-    are learned from this very image (:func:`learn_from_image`)."""
+    are learned from this very image (:func:`learn_from_image`). ``empty``:
+    the calibration's thumbnail of the empty board (see
+    :mod:`vision.occlusion`), to refuse frames where something covers it."""
     refusal = check_exposure(rectified, config=refusal_config)
     if refusal is None:
         refusal = check_sharpness(rectified, reference=reference, config=refusal_config)
@@ -238,7 +282,10 @@ def read_rectified(
     prob, nearest = slot_probabilities(features, model, config=config)
     refusal = check_occlusion(nearest, unexplained_spreads=config.unexplained_spreads, occluded_slots=config.occluded_slots)
     counts, confidence = _read_points(prob, config=config)
-    bar_light, bar_dark, bar_conf = _read_bar(features, model)
+    bar_light, bar_dark, bar_conf, bar_occupied = _read_bar(features, model)
+    if refusal is None and empty is not None:
+        checkers = (prob[..., EMPTY] < 0.5) & (nearest < config.checker_fit_spreads)
+        refusal = _check_covered(features, checkers, counts, bar_occupied, empty, refusal_config)
     uncertain = [point_name(r, c) for r in range(2) for c in range(12) if confidence[r, c] < config.confident]
     if bar_conf < config.confident:
         uncertain.append("bar")
@@ -253,6 +300,28 @@ def read_rectified(
         refusal=refusal,
         rectified=rectified,
     )
+
+
+def _check_covered(
+    features: SlotFeatures,
+    checkers: npt.NDArray[np.bool_],
+    counts: npt.NDArray[np.int64],
+    bar_occupied: npt.NDArray[np.bool_],
+    empty: FloatArray,
+    config: RefusalConfig,
+) -> Refusal | None:
+    """``hand_over_board`` where the frame departs from the board the reading
+    describes over more than part of a checker (:mod:`vision.occlusion`)."""
+    if empty.shape != features.thumbnail.shape:
+        return None
+    care = care_mask(features, checkers, counts, bar_occupied)
+    strange = unexplained(features.thumbnail, empty, care, residual=config.occlusion_residual)
+    area, region = largest_blob(strange)
+    if area < config.occlusion_area * float(PATCH * PATCH):
+        return None
+    points = tuple(point_name(r, c) for r, c in covered_points(region, features))
+    where = f" over {', '.join(points)}" if points else " in the middle of the board"
+    return Refusal("hand_over_board", f"something covers the board{where}: wait until it is clear", points)
 
 
 def read_board(image: Image, calibration: Calibration) -> Reading:
@@ -270,6 +339,7 @@ def read_board(image: Image, calibration: Calibration) -> Reading:
         config=calibration.read,
         refusal_config=calibration.refusal,
         reference=calibration.reference,
+        empty=calibration.empty_board,
     )
     log.debug("read %s uncertain %s", reading.counts.tolist(), reading.uncertain)
     return reading

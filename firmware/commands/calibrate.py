@@ -1,0 +1,109 @@
+"""``nardref calibrate IMAGE --out board.json``: learn a board from a photo of
+the starting position.
+
+Finds the playing area (the four ArUco markers of ``nardref markers``, or
+``--corners`` given by hand, or as a best effort the board's own outline),
+the bar, the checkers' size and the colours of checkers and points, checks
+that the board is set up as the starting position (B4) and writes the
+calibration every later reading uses. Take the photo with the board clear:
+no dice, cube or hands on it.
+
+Exit 0 written, 1 the board is not set up as the starting position (the
+wrong points are named), 3 the board could not be found or seen, 2 bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from firmware.commands._vision_io import BadInput, read_corners, read_image
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = sub.add_parser(
+        "calibrate",
+        help="learn a board (corners, bar, colours) from a photo of the starting position",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("image", help="photo of the board set up in the starting position")
+    parser.add_argument(
+        "--corners",
+        metavar='"x,y x,y x,y x,y"',
+        help="the playing area's corners TL TR BR BL in pixels (default: find the ArUco markers)",
+    )
+    parser.add_argument("-o", "--out", required=True, help="calibration file to write (JSON)")
+    parser.add_argument("--lens", metavar="FILE", help="lens calibration JSON: camera_matrix (3x3) and dist_coeffs")
+    parser.add_argument(
+        "--light-home",
+        choices=("bottom-right", "bottom-left"),
+        default="bottom-right",
+        help="where light's home board lies, used only when both checker colours are about equally bright",
+    )
+    parser.add_argument("--json", action="store_true", help="print a JSON summary")
+    parser.set_defaults(handler=run)
+
+
+def _lens(path: str) -> object:
+    from vision.geometry import Lens
+
+    try:
+        with open(path, encoding="utf-8") as handle:
+            data = json.load(handle)
+        matrix = tuple(tuple(float(v) for v in row) for row in data["camera_matrix"])
+        coeffs = tuple(float(v) for v in data["dist_coeffs"])
+    except OSError as exc:
+        raise BadInput(f"--lens {path!r}: cannot read it ({exc.strerror})") from None
+    except (ValueError, KeyError, TypeError) as exc:
+        raise BadInput(f"--lens {path!r}: expected JSON with camera_matrix (3x3) and dist_coeffs ({exc})") from None
+    if len(matrix) != 3 or any(len(row) != 3 for row in matrix) or len(coeffs) < 4:
+        raise BadInput(f"--lens {path!r}: camera_matrix must be 3x3 and dist_coeffs have 4 or more numbers")
+    return Lens(camera_matrix=matrix, dist_coeffs=coeffs)  # type: ignore[arg-type]
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        image = read_image(args.image)
+        corners = read_corners(args.corners) if args.corners else None
+        lens = _lens(args.lens) if args.lens else None
+    except BadInput as exc:
+        print(f"nardref calibrate: {exc}", file=sys.stderr)
+        return 2
+    from vision.calibration import calibrate
+    from vision.errors import CalibrationError, GeometryError, MarkerError
+
+    try:
+        calibration = calibrate(image, corners, lens=lens, light_home=args.light_home)  # type: ignore[arg-type]
+    except MarkerError as exc:
+        print(f"nardref calibrate: {args.image!r}: {exc}", file=sys.stderr)
+        return 3
+    except CalibrationError as exc:
+        print(f"nardref calibrate: {args.image!r}: {exc}", file=sys.stderr)
+        return 1 if exc.reason == "not_start_position" else 3
+    except GeometryError as exc:
+        print(f"nardref calibrate: {exc}", file=sys.stderr)
+        return 2
+    try:
+        calibration.save(args.out)
+    except OSError as exc:
+        print(f"nardref calibrate: --out {args.out!r}: cannot write it ({exc.strerror})", file=sys.stderr)
+        return 2
+    g = calibration.geometry
+    summary = {
+        "out": args.out,
+        "corners": [list(c) for c in g.corners],
+        "bar": list(g.bar),
+        "pitch_px": round(g.pitch_px, 2),
+        "light_home": calibration.light_home,
+        "light_lab": [round(float(v), 1) for v in calibration.colours.light_lab],
+        "dark_lab": [round(float(v), 1) for v in calibration.colours.dark_lab],
+    }
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        print(f"calibrated: wrote {args.out}")
+        print(f"  corners {' '.join(f'{x:.0f},{y:.0f}' for x, y in g.corners)}; bar x {g.bar[0]:.0f}..{g.bar[1]:.0f} of {g.size[0]} px")
+        print(f"  light checkers' home board: {calibration.light_home}")
+    return 0

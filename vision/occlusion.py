@@ -1,0 +1,154 @@
+"""Is anything on the board that should not be there? A hand, an arm, a dice
+cup.
+
+The calibration keeps a thumbnail of the *empty* board (the start position's
+checkers replaced by the look of an empty point of the same colour). Away
+from the checkers the reading found, a frame must look like that empty board;
+where it departs from it over an area bigger than part of a checker,
+something unknown covers the board and the frame is refused. This covers the
+whole playing area, also the middle of the board where no checker stands;
+the checkers themselves are judged slot by slot (:mod:`vision.read`).
+"""
+
+from __future__ import annotations
+
+import base64
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.colours import LINE
+from vision.errors import CalibrationError
+from vision.features import PATCH, SlotFeatures
+
+FloatArray = npt.NDArray[np.float32]
+BoolArray = npt.NDArray[np.bool_]
+
+_HALF = PATCH // 2
+
+
+def empty_board(features: SlotFeatures, occupied: BoolArray) -> FloatArray:
+    """Thumbnail (h', w', 3) Lab of the board with no checker. Each point
+    with checkers (``occupied`` slots (2, 12, S)) takes the strip of the
+    nearest point of the same row and colour (parity) that has none, from
+    the edge to half a checker past its last one (checkers' rims and
+    shadows go with them)."""
+    board = np.array(features.thumbnail, np.float32)
+    h, w = board.shape[:2]
+    xy = features.slot_xy
+    slots = xy.shape[2]
+    free = np.asarray(~occupied.any(axis=-1), np.bool_)
+    for row in range(2):
+        for col in range(12):
+            n = int(occupied[row, col].sum())
+            if n == 0:
+                continue
+            same = [c for c in range(col % 2, 12, 2) if free[row, c]]
+            if not same:
+                continue
+            other = min(same, key=lambda c: (abs(c - col), (c < 6) != (col < 6)))
+            dx = int(round(float(xy[row, other, 0, 0] - xy[row, col, 0, 0])))
+            x0 = int(round(float(xy[row, col, 0, 0]) - PATCH / 2))
+            x1 = x0 + PATCH
+            reach = min(float(n) + 0.7, slots + 0.5) * PATCH
+            edge_y = float(xy[row, col, 0, 1]) + (-PATCH / 2 if row == 0 else PATCH / 2)
+            y0, y1 = (int(edge_y), int(edge_y + reach)) if row == 0 else (int(edge_y - reach), int(edge_y) + 1)
+            x0, x1, y0, y1 = max(x0, 0), min(x1, w), max(y0, 0), min(y1, h)
+            if x0 + dx < 0 or x1 + dx > w or x0 >= x1 or y0 >= y1:
+                continue
+            board[y0:y1, x0:x1] = features.thumbnail[y0:y1, x0 + dx : x1 + dx]
+    return board
+
+
+def _blank(care: BoolArray, centre: npt.NDArray[np.float32], half: int) -> None:
+    h, w = care.shape
+    x, y = int(round(float(centre[0]))), int(round(float(centre[1])))
+    care[max(y - half, 0) : min(y + half + 1, h), max(x - half, 0) : min(x + half + 1, w)] = False
+
+
+def care_mask(features: SlotFeatures, checkers: BoolArray, counts: npt.NDArray[np.int64], bar_checkers: BoolArray) -> BoolArray:
+    """(h', w') where the frame should look like the empty board: everywhere
+    but around the slots (2, 12, S) and bar probes (B,) that look like
+    checkers (with their rims and shadows), and past the line of a pile
+    (``counts`` (2, 12) from the reading). Whatever stands on a slot and does
+    not look like a checker stays in: a hand is not a checker."""
+    care = np.ones(features.thumbnail.shape[:2], np.bool_)
+    slots = features.slot_xy.shape[2]
+    half = _HALF + 1
+    for row, col, k in zip(*np.nonzero(checkers)):
+        _blank(care, features.slot_xy[row, col, k], half)
+    for row, col in zip(*np.nonzero(np.abs(counts) >= LINE)):
+        for k in range(LINE - 1, slots):
+            _blank(care, features.slot_xy[row, col, k], half)
+    for centre in features.bar_xy[bar_checkers]:
+        _blank(care, centre, half)
+    return care
+
+
+def _local_mean(values: FloatArray, weights: FloatArray, sigma: float) -> FloatArray:
+    """Gaussian mean of ``values`` (h, w) counting only where ``weights`` (h, w) > 0."""
+    num = cv2.GaussianBlur(values * weights, (0, 0), sigma)
+    den = cv2.GaussianBlur(weights, (0, 0), sigma)
+    return np.asarray(num / np.maximum(den, 1e-3), np.float32)
+
+
+def unexplained(
+    frame: FloatArray, expected: FloatArray, care: BoolArray, *, residual: float, light_sigma: float = 2.0 * PATCH
+) -> BoolArray:
+    """(h', w') where ``frame`` departs from ``expected`` (both (h', w', 3)
+    Lab) by more than ``residual``, opened so that a checker a little off
+    its place does not count. Light that changes slowly over the board (a
+    window, a lamp, a shadow band) is matched first: the lightness is
+    compared after scaling by the ratio of the two images' local means
+    (Gaussian of ``light_sigma`` px, over the ``care`` area only)."""
+    weights = (care & (frame[..., 0] > 5)).astype(np.float32)
+    if not weights.any():
+        return np.zeros(care.shape, np.bool_)
+    gain = _local_mean(expected[..., 0], weights, light_sigma) / np.maximum(_local_mean(frame[..., 0], weights, light_sigma), 1.0)
+    gain = np.clip(gain, 0.5, 2.0)
+    diff = frame - expected
+    diff[..., 0] = frame[..., 0] * gain - expected[..., 0]
+    distance = np.asarray(cv2.blur(np.sqrt((diff**2).sum(axis=-1)), (3, 3)), np.float32)
+    strange = ((distance > residual) & care).astype(np.uint8)
+    opened = cv2.morphologyEx(strange, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    return np.asarray(opened, np.bool_)
+
+
+def largest_blob(mask: BoolArray) -> tuple[int, BoolArray]:
+    """Area (px) of the largest connected region of ``mask`` and that region."""
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
+    if count <= 1:
+        return 0, np.zeros(mask.shape, np.bool_)
+    biggest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    return int(stats[biggest, cv2.CC_STAT_AREA]), labels == biggest
+
+
+def covered_points(region: BoolArray, features: SlotFeatures) -> list[tuple[int, int]]:
+    """(row, col) of the points whose slots ``region`` (h', w') touches."""
+    h, w = region.shape
+    xs = np.clip(np.rint(features.slot_xy[..., 0]).astype(np.intp), 0, w - 1)
+    ys = np.clip(np.rint(features.slot_xy[..., 1]).astype(np.intp), 0, h - 1)
+    hit = region[ys, xs].any(axis=-1)
+    return [(int(r), int(c)) for r, c in zip(*np.nonzero(hit))]
+
+
+def encode(board: FloatArray) -> str:
+    """A thumbnail as base64 PNG text (Lab rounded to 8 bits) for the calibration file."""
+    ok, data = cv2.imencode(".png", np.clip(np.rint(board), 0, 255).astype(np.uint8))
+    if not ok:
+        raise CalibrationError("cannot encode the empty-board thumbnail")
+    return base64.b64encode(data.tobytes()).decode("ascii")
+
+
+def decode(text: str) -> FloatArray:
+    """The inverse of :func:`encode`."""
+    try:
+        data = np.frombuffer(base64.b64decode(text.encode("ascii"), validate=True), np.uint8)
+    except ValueError:
+        raise CalibrationError("the empty-board thumbnail is not base64 text") from None
+    image = cv2.imdecode(data, cv2.IMREAD_UNCHANGED)
+    if image is None or image.ndim != 3:
+        raise CalibrationError("the empty-board thumbnail is not a colour PNG")
+    return np.asarray(image, np.float32)
+
