@@ -9,14 +9,13 @@ With ``--image`` the AFTER position comes from a photo of the board instead.
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import sys
-from types import ModuleType
 
 from engine.errors import NardrefError
 from engine.judge import Judgement, describe, judge
 from engine.rules import Rules
+from firmware.commands import judge_photo
 from firmware.commands._engine_io import (
     add_rules_arguments,
     read_dice,
@@ -39,20 +38,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--batch", action="store_true", help="read 'BEFORE DICE AFTER' lines from standard input")
     add_rules_arguments(parser)
-    photo = _photo_module()
-    if photo is not None:
-        photo.add_arguments(parser)
+    judge_photo.add_arguments(parser)
     parser.set_defaults(handler=run)
-
-
-def _photo_module() -> ModuleType | None:
-    """The photo judge (vision), where it is installed."""
-    try:
-        return importlib.import_module("firmware.commands.judge_photo")
-    except ModuleNotFoundError as exc:
-        if exc.name != "firmware.commands.judge_photo":
-            raise
-        return None
 
 
 def judgement_json(judgement: Judgement) -> dict[str, object]:
@@ -73,11 +60,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.batch:
         return _batch(rules)
-    if getattr(args, "image", None):
-        photo = _photo_module()
-        assert photo is not None
-        code: int = photo.run(args)
-        return code
+    if args.image:
+        return judge_photo.run(args)
     if args.before is None or args.dice is None or args.after is None:
         print("nardref judge: give BEFORE DICE AFTER (or --image PHOTO, or --batch)", file=sys.stderr)
         return 2
