@@ -19,9 +19,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from vision.colours import EMPTY, ColourModel, layout_states, learn_from_layout
+from vision.colours import EMPTY, ColourModel, borrowed, layout_states, learn_from_layout
 from vision.errors import CalibrationError, GeometryError, MarkerError
-from vision.features import estimate_pitch, measure
+from vision.features import estimate_pitch, measure, stack_pitch
 from vision.geometry import DEFAULT_WIDTH_PX, BoardGeometry, Image, Lens, make_geometry, rectify
 from vision.layout import Layout
 from vision.occlusion import decode, empty_board, encode
@@ -173,6 +173,29 @@ def _fit(
     return float(np.log(np.maximum(chosen, 1e-6)).mean()), model, pos_light
 
 
+def _misread(
+    rectified: Image, geometry: BoardGeometry, model: ColourModel, layout: Layout, read: ReadConfig, refusal: RefusalConfig
+) -> list[tuple[int, int, int]]:
+    """The points (row, col, count seen, signed as ``layout``) where the board
+    does not read back as ``layout``, the layout it was learned from. The
+    model read with alone would confirm a checker standing where the layout
+    has none (it learned that slot's look as empty): so the board is also
+    read with every empty look borrowed from another point, and a point
+    that reading surely sees otherwise counts too."""
+    counts = np.array([layout.top, layout.bottom], np.int64)
+    direct = read_rectified(rectified, geometry, model, config=read, refusal_config=refusal)
+    check = borrowed(model, measure(rectified, geometry), layout_states(layout, geometry.slots, exact=True) == EMPTY)
+    other = read_rectified(rectified, geometry, check, config=read, refusal_config=refusal)
+    found = []
+    for r in range(2):
+        for c in range(12):
+            if np.abs(direct.counts[r, c]) != np.abs(counts[r, c]):
+                found.append((r, c, int(np.sign(counts[r, c]) or 1) * int(abs(direct.counts[r, c]))))
+            elif np.abs(other.counts[r, c]) != np.abs(counts[r, c]) and other.confidence[r, c] >= 0.5:
+                found.append((r, c, int(np.sign(counts[r, c]) or 1) * int(abs(other.counts[r, c]))))
+    return found
+
+
 def _orders(corners: npt.NDArray[np.float32], *, rotations: bool) -> list[npt.NDArray[np.float32]]:
     if not rotations:
         return [corners]
@@ -212,7 +235,7 @@ def calibrate(
             rotations = True
     else:
         quad = np.asarray(corners, np.float32).reshape(-1, 2)
-    best: tuple[float, BoardGeometry, Layout, ColourModel, bool] | None = None
+    best: tuple[tuple[int, float], BoardGeometry, Layout, ColourModel, bool] | None = None
     for order in _orders(quad, rotations=rotations):
         try:
             base = make_geometry(order, image, width_px=width_px, lens=lens)
@@ -221,31 +244,39 @@ def calibrate(
                 continue
             raise
         rectified = rectify(image, base)
-        guess = estimate_pitch(rectified, base)
-        pitches = sorted({round(guess * f, 2) for f in (0.94, 0.97, 1.0, 1.03, 1.06)} | {round(base.point_width_px * f, 2) for f in (0.88, 0.92, 0.96)})
-        for pitch in pitches:
-            try:
-                geometry = replace(base, pitch_px=pitch)
-            except GeometryError:
-                continue
-            for layout, positive_home in zip(start_layouts(), ("bottom-right", "bottom-left")):
+        for layout, positive_home in zip(start_layouts(), ("bottom-right", "bottom-left")):
+            counts = np.array([layout.top, layout.bottom], np.int64)
+            measured = stack_pitch(rectified, base, counts)
+            guesses = {round(estimate_pitch(rectified, base), 2)} | {round(base.point_width_px * f, 2) for f in (0.88, 0.92, 0.96)}
+            if measured is not None:
+                guesses |= {round(measured * f, 2) for f in (0.94, 0.97, 1.0)}
+            for pitch in sorted(guesses):
+                try:
+                    geometry = replace(base, pitch_px=pitch)
+                except GeometryError:
+                    continue
                 score, model, pos_light = _fit(rectified, geometry, layout, read, positive_is_light=positive_home == light_home)
-                if best is None or score > best[0]:
-                    best = (score, geometry, layout, model, pos_light)
+                if not np.isfinite(score):
+                    continue
+                # the starting position must read back as itself at this pitch
+                # (with empty looks borrowed from other points: no slot confirms itself)
+                wrong = len(_misread(rectified, geometry, model, layout, read, refusal))
+                key = (-wrong, score)
+                if best is None or key > best[0]:
+                    best = (key, geometry, layout, model, pos_light)
     if best is None:
         raise CalibrationError("could not lay out the board from the corners found")
-    score, geometry, layout, model, pos_light = best
+    (_, score), geometry, layout, model, pos_light = best
     seen = layout if pos_light else _negated(layout)
     log.info("calibration fit %.3f, pitch %.1f px, bar %s", score, geometry.pitch_px, geometry.bar)
     rectified = rectify(image, geometry)
     reading = read_rectified(rectified, geometry, model, config=read, refusal_config=refusal)
     if reading.refusal is not None:
         raise CalibrationError(f"cannot calibrate: {reading.refusal.message}", reason=reading.refusal.reason)
+    sign = 1 if pos_light else -1
     wrong = [
-        f"{point_name(r, c)} (expected {expected:+d}, saw {int(reading.counts[r, c]):+d})"
-        for r, row in enumerate((seen.top, seen.bottom))
-        for c, expected in enumerate(row)
-        if int(reading.counts[r, c]) != expected
+        f"{point_name(r, c)} (expected {(seen.top, seen.bottom)[r][c]:+d}, saw {sign * seen_count:+d})"
+        for r, c, seen_count in _misread(rectified, geometry, model, layout, read, refusal)
     ]
     if reading.bar_light or reading.bar_dark:
         wrong.append(f"bar (expected empty, saw {reading.bar_light} light and {reading.bar_dark} dark)")
@@ -255,14 +286,13 @@ def calibrate(
             f"3 on the 8, 5 on the 6 for each side), or something lies on it: {'; '.join(wrong)}",
             reason="not_start_position",
         )
-    features = measure(rectified, geometry)
     occupied = layout_states(seen, geometry.slots, exact=True) != EMPTY
     return Calibration(
         geometry=geometry,
         colours=model,
         start_layout=seen,
         reference=reference_of(image, geometry, rectified),
-        empty_board=empty_board(features, occupied),
+        empty_board=empty_board(measure(rectified, geometry), occupied),
         read=read,
         refusal=refusal,
         image_size=(int(image.shape[1]), int(image.shape[0])),

@@ -215,6 +215,27 @@ def _neighbour(empty: npt.NDArray[np.bool_], row: int, col: int, k: int, *, excl
     return min(same, key=lambda c: (abs(c - col), (c < 6) != (col < 6)))
 
 
+def borrowed(model: ColourModel, features: SlotFeatures, empty: npt.NDArray[np.bool_]) -> ColourModel:
+    """``model`` with every slot's empty look taken from another point (of
+    those of the same row and colour that are empty there, the one that
+    looks most like it), never from the slot itself: to check a layout
+    against the picture it was learned from without the picture confirming
+    itself. Only a slot that looks like no empty point of its kind reads
+    as a checker."""
+    background = np.array(model.background, np.float32)
+    patches = features.patches
+    slots = patches.shape[2]
+    for row in range(2):
+        for col in range(12):
+            for k in range(slots):
+                others = [c for c in range(col % 2, 12, 2) if c != col and empty[row, c, k]]
+                if others:
+                    d = template_distance(patches[row, others, k], patches[row, col, k])
+                    background[row, col, k] = patches[row, others[int(np.argmin(d))], k]
+    spread = np.full(model.background_spread.shape, float(model.background_spread.max()), np.float32)
+    return replace(model, background=background, background_spread=spread)
+
+
 def _fill_background(patches: FloatArray, empty: npt.NDArray[np.bool_]) -> tuple[FloatArray, FloatArray]:
     """Background template of every slot from the empty ones (an occupied
     slot takes the nearest empty slot of the same row, point colour and
@@ -356,9 +377,10 @@ def learn_from_image(features: SlotFeatures, *, first_is_light: bool | None = No
     Raises :class:`CalibrationError` when two checker kinds cannot be found."""
     patches = features.patches
     slots = patches.shape[2]
-    rows, cols, _ = np.meshgrid(np.arange(2), np.arange(12), np.arange(slots), indexing="ij")
+    near = min(slots, 3)  # near the edge the triangles are wide: an empty slot shows its point's colour
+    rows, cols, _ = np.meshgrid(np.arange(2), np.arange(12), np.arange(near), indexing="ij")
     kind = ((rows + cols) % 2).ravel()
-    flat = (patches * np.sqrt(DISC)[..., None]).reshape(2 * 12 * slots, -1).astype(np.float32)
+    flat = (patches[:, :, :near] * np.sqrt(DISC)[..., None]).reshape(2 * 12 * near, -1).astype(np.float32)
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 40, 0.5)
     _, labels, _ = cv2.kmeans(flat, clusters, None, criteria, 4, cv2.KMEANS_PP_CENTERS)  # type: ignore[call-overload]
     labels = labels.ravel()
@@ -372,16 +394,17 @@ def learn_from_image(features: SlotFeatures, *, first_is_light: bool | None = No
     if len(mixed) < 2:
         raise CalibrationError("cannot tell the checkers from the points in this picture (too few checkers of each colour)")
     mixed.sort(reverse=True)
-    all_patches = patches.reshape(-1, PATCH, PATCH, CHANNELS)
+    all_patches = patches[:, :, :near].reshape(-1, PATCH, PATCH, CHANNELS)
     first, first_s = _template(all_patches[labels == mixed[0][1]])
     second, second_s = _template(all_patches[labels == mixed[1][1]])
     if float(template_distance(first, second)) < 3 * MIN_SPREAD:
         raise CalibrationError("the checkers found are all of one colour: cannot tell light from dark")
     first_light = _name_by_brightness(first, second, first_is_light=first_is_light)
     (light, light_s), (dark, dark_s) = ((first, first_s), (second, second_s)) if first_light else ((second, second_s), (first, first_s))
-    checker = np.isin(labels, [mixed[0][1], mixed[1][1]]).reshape(2, 12, slots)
-    near = np.minimum(template_distance(patches, light), template_distance(patches, dark))
-    empty = ~checker & (near > 2 * MIN_SPREAD)
+    nearest = np.minimum(template_distance(patches, light), template_distance(patches, dark))
+    checker = nearest <= 2 * max(light_s, dark_s)
+    checker[:, :, :near] |= np.isin(labels, [mixed[0][1], mixed[1][1]]).reshape(2, 12, near)
+    empty = ~checker
     background, loo = _fill_background(patches, empty)
     empty_s = max(MIN_SPREAD, float(np.percentile(loo, 80)) if len(loo) else MIN_SPREAD)
     bar_template, _ = _template(features.bar)

@@ -139,3 +139,42 @@ def estimate_pitch(rectified: Image, geometry: BoardGeometry) -> float:
     a, b, c = total[lag - 1], total[lag], total[lag + 1]
     denom = a - 2 * b + c
     return float(lag + 0.5 * (a - c) / denom) if denom < 0 else float(lag)
+
+
+def stack_pitch(rectified: Image, geometry: BoardGeometry, counts: npt.NDArray[np.int64]) -> float | None:
+    """The checker pitch (rectified px) measured on a board whose ``counts``
+    (2, 12) are known (the starting position at calibration): where each
+    line of checkers ends, compared with an empty point of the same colour
+    beside it, divided by its number of checkers; the median over the
+    points with two or more. None when no line can be measured."""
+    lab = cv2.GaussianBlur(to_lab(rectified), (5, 5), 0)
+    height = geometry.size[1]
+    width = geometry.point_width_px
+    half = int(height * 0.5)
+    xs = slot_centres(geometry)[0, :, 0, 0]
+    estimates: list[float] = []
+    for row in range(2):
+        for col in range(12):
+            n = abs(int(counts[row, col]))
+            if n < 2:
+                continue
+            same = [c for c in range(col % 2, 12, 2) if counts[row, c] == 0]
+            if not same:
+                continue
+            other = min(same, key=lambda c: (abs(c - col), (c < 6) != (col < 6)))
+
+            def profile(c: int) -> npt.NDArray[np.float32]:
+                x0, x1 = int(xs[c] - 0.2 * width), int(xs[c] + 0.2 * width) + 1
+                band = lab[:half, x0:x1] if row == 0 else lab[height - half :, x0:x1][::-1]
+                return np.asarray(band.mean(axis=1), np.float32)
+
+            diff = np.linalg.norm(profile(col) - profile(other), axis=1)
+            level = float(np.median(diff[int(0.3 * width) : int(0.9 * width)]))
+            if level < 8:
+                continue
+            above = np.nonzero(diff > 0.5 * level)[0]
+            above = above[above < int(min(n + 1.5, half / width) * width)]
+            if len(above) == 0:
+                continue
+            estimates.extend([float(above[-1] + 1) / n] * n)
+    return float(np.median(estimates)) if estimates else None

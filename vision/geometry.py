@@ -35,6 +35,8 @@ POINTS_PER_ROW = 12
 POINTS_PER_HALF = 6
 #: Rectified width in pixels unless a caller asks otherwise (about 36 px per point).
 DEFAULT_WIDTH_PX = 480
+#: Probes along the bar per checker pitch.
+BAR_PROBES_PER_PITCH = 4
 
 
 @dataclass(frozen=True)
@@ -369,11 +371,11 @@ def slot_centres(geometry: BoardGeometry) -> FloatArray:
 
 
 def bar_slot_centres(geometry: BoardGeometry) -> FloatArray:
-    """Probe centres along the middle of the bar, every half checker pitch
-    from top to bottom, (n, 2) rectified px. Checkers on the bar stand
-    anywhere; a line of k touching checkers covers 2k - 1 or 2k probes."""
+    """Probe centres along the middle of the bar, every quarter of a checker
+    pitch from top to bottom, (n, 2) rectified px (checkers on the bar stand
+    anywhere, so the probes are dense)."""
     x0, x1 = geometry.bar
-    step = geometry.pitch_px / 2
+    step = geometry.pitch_px / BAR_PROBES_PER_PITCH
     n = max(1, int((geometry.size[1] - geometry.pitch_px) // step) + 1)
     margin = (geometry.size[1] - geometry.pitch_px - (n - 1) * step) / 2
     ys = margin + geometry.pitch_px / 2 + np.arange(n, dtype=np.float32) * step

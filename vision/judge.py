@@ -183,8 +183,11 @@ def judge_reading(
     rules: Rules = STANDARD,
     config: JudgeConfig = JudgeConfig(),
     changes: Changes | None = None,
+    allow_illegal: bool = True,
 ) -> PhotoVerdict:
     """Judge a reading of the photo after the move (see the module's docstring).
+    ``allow_illegal=False`` refuses where the verdict would be illegal (a
+    reading without a calibration is no proof).
     ``home``: where the mover's home board lies in the rectified board (a
     fixed camera sees one player's home at the top). ``changes``: how the
     slots changed since a before frame (:func:`slot_changes`), if any."""
@@ -271,15 +274,16 @@ def judge_reading(
             ),
             reading=reading,
         )
-    if not all(s.disproved for s in scores):
+    if not all(s.disproved for s in scores) or not allow_illegal:
         # every outcome is contradicted somewhere, but not everywhere surely:
         # the photo is unsure, not the move illegal
-        unsure = [s for s in scores if not s.disproved]
+        unsure = [s for s in scores if not s.disproved] or list(scores)
         unsure.sort(key=lambda s: -s.log_likelihood)
         names = tuple(place(int(r), int(c)) for r, c in zip(*np.nonzero(unsure[0].contradicted)))
+        why = "are not read surely" if allow_illegal else "disagree, but without a calibration the photo is not proof"
         return PhotoVerdict(
             "refused",
-            refusal=Refusal("ambiguous", f"no legal play fits the photo surely; {', '.join(names)} are not read surely", names),
+            refusal=Refusal("ambiguous", f"no legal play fits the photo; {', '.join(names)} {why}", names),
             reading=reading,
         )
     fewest = min(s.contradictions for s in scores)
@@ -319,14 +323,15 @@ def judge_photo(
     """Judge the photo ``image`` (h, w, 3) BGR uint8 of the board after the
     mover played ``dice`` from ``before``. Give a ``calibration`` (best) or the
     playing area's ``corners`` (the colours are then learned from the photo
-    itself). ``before_image``: the frame from before the move, same camera
-    (used with a calibration)."""
+    itself, and the verdict is legal or refused, never illegal: a guess at
+    the colours is no proof). ``before_image``: the frame from before the
+    move, same camera (used with a calibration)."""
     if calibration is None:
         if corners is None:
             raise GeometryError("judge_photo needs a calibration or the corners of the playing area")
         geometry = geometry_from_corners(image, corners)
         reading = read_with_corners(image, geometry)
-        return judge_reading(before, dice, reading, mover=mover, home=home, rules=rules, config=config)
+        return judge_reading(before, dice, reading, mover=mover, home=home, rules=rules, config=config, allow_illegal=False)
     reading = read_board(image, calibration)
     changes = None
     if before_image is not None and reading.refusal is None:

@@ -21,7 +21,7 @@ import numpy.typing as npt
 from vision.colours import CHECKER_GAIN, DARK, EMPTY, LIGHT, LINE, ColourModel, learn_from_image, template_distance
 from vision.errors import CalibrationError
 from vision.features import PATCH, SlotFeatures, estimate_pitch, measure
-from vision.geometry import BoardGeometry, Image, make_geometry, rectify
+from vision.geometry import BAR_PROBES_PER_PITCH, BoardGeometry, Image, make_geometry, rectify
 from vision.layout import Layout
 from vision.occlusion import care_mask, covered_points, largest_blob, unexplained
 from vision.refusal import Refusal, RefusalConfig, check_board_moved, check_exposure, check_occlusion, check_sharpness
@@ -187,7 +187,7 @@ def slot_probabilities(features: SlotFeatures, model: ColourModel, *, config: Re
     patches = features.patches
     alike = np.zeros(patches.shape[:3], np.float32)
     alike[:, :, 1:] = template_distance(patches[:, :, 1:], patches[:, :, :-1]) / model.self_spread
-    z = distances / spread
+    z = np.asarray(distances / spread, np.float32)
     z[..., 1:] = np.maximum(z[..., 1:], alike[..., None])
     return _probabilities(z, np.ones(3, np.float32))
 
@@ -224,8 +224,9 @@ def _read_points(prob: FloatArray, *, config: ReadConfig) -> tuple[npt.NDArray[n
 
 def _read_bar(features: SlotFeatures, model: ColourModel) -> tuple[int, int, float, npt.NDArray[np.bool_]]:
     """Light and dark checkers on the bar, how sure, and which probes (B,)
-    show a checker: runs of probes (every half pitch) that look like a
-    checker of one colour; a run of m probes is (m + 1) // 2 touching checkers."""
+    a checker covers. Checkers on the bar stand anywhere: each is found
+    where a probe (every quarter pitch) fits a checker best, and no other
+    is looked for within one checker of it."""
     bar = features.bar
     background = model.bar if len(model.bar) == len(bar) else np.repeat(np.median(model.bar, axis=0)[None], len(bar), axis=0)
     light, dark = model.checker_templates(_normalised(features.bar_xy, features))
@@ -237,23 +238,28 @@ def _read_bar(features: SlotFeatures, model: ColourModel) -> tuple[int, int, flo
         ],
         axis=-1,
     )
-    prob, _ = _probabilities(distances, model.spread)
-    states = prob.argmax(axis=-1)
-    runs: list[tuple[int, int]] = []  # (state, length)
-    for state in (int(v) for v in states):
-        if runs and runs[-1][0] == state:
-            runs[-1] = (state, runs[-1][1] + 1)
-        else:
-            runs.append((state, 1))
+    prob, nearest = _probabilities(distances, model.spread)
+    z = distances / model.spread
+    reach = BAR_PROBES_PER_PITCH - 1  # probes within one checker of a centre
+    free = np.ones(len(bar), np.bool_)
+    covered = np.zeros(len(bar), np.bool_)
     totals = {LIGHT: 0, DARK: 0}
-    for i, (state, length) in enumerate(runs):
-        if state == EMPTY:
-            continue
-        beside = {runs[j][0] for j in (i - 1, i + 1) if 0 <= j < len(runs)}
-        if length == 1 and beside - {EMPTY, state}:
-            continue  # a probe at the rim of a checker of the other colour (its shadow or edge)
-        totals[state] += (length + 1) // 2
-    return totals[LIGHT], totals[DARK], float(prob.max(axis=-1).min()), np.asarray(states != EMPTY, np.bool_)
+    sure = 1.0
+    while True:
+        candidates = free & (prob[:, EMPTY] < 0.5) & (np.minimum(z[:, LIGHT], z[:, DARK]) < OUTLIER_SPREADS)
+        if not candidates.any():
+            break
+        best = np.where(candidates, np.minimum(z[:, LIGHT], z[:, DARK]), np.inf)
+        i = int(np.argmin(best))
+        colour = LIGHT if z[i, LIGHT] <= z[i, DARK] else DARK
+        totals[colour] += 1
+        sure = min(sure, float(prob[i, colour]))
+        lo, hi = max(i - reach, 0), min(i + reach + 1, len(bar))
+        free[lo:hi] = False
+        covered[lo:hi] = True
+    if free.any():
+        sure = min(sure, float(prob[free, EMPTY].min()))
+    return totals[LIGHT], totals[DARK], sure, covered
 
 
 def read_rectified(
@@ -326,10 +332,12 @@ def _check_covered(
 
 def read_board(image: Image, calibration: Calibration) -> Reading:
     """Read a camera frame (h, w, 3) BGR uint8 with a board's calibration:
-    refusals first (board moved, exposure, blur), then every point and the bar."""
+    refusals first (exposure, board moved, blur), then every point and the bar."""
     geometry = calibration.geometry
-    refusal = check_board_moved(image, geometry, reference=calibration.reference, config=calibration.refusal)
     rectified = rectify(image, geometry)
+    refusal = check_exposure(rectified, config=calibration.refusal)
+    if refusal is None:
+        refusal = check_board_moved(image, geometry, reference=calibration.reference, config=calibration.refusal)
     if refusal is not None:
         return refused_reading(refusal, geometry, rectified)
     reading = read_rectified(

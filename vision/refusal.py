@@ -89,9 +89,10 @@ def exposure(rectified: Image) -> tuple[float, float]:
     return float(np.median(grey)), clipped
 
 
-def outline_profile(image: Image, geometry: BoardGeometry) -> tuple[FloatArray, FloatArray]:
+def outline_profile(image: Image, geometry: BoardGeometry) -> tuple[FloatArray, FloatArray, FloatArray]:
     """Samples along the playing area's outline in the camera frame: (n,)
-    colour contrast across the edge and (n, 3) the colour just outside it."""
+    colour contrast across the edge, and (n, 3) the Lab colour just outside
+    and just inside it."""
     from vision.geometry import to_image
 
     width, height = geometry.size
@@ -117,18 +118,19 @@ def outline_profile(image: Image, geometry: BoardGeometry) -> tuple[FloatArray, 
         return np.asarray(lab[ys, xs], np.float32)
 
     out, inn = sample(outside), sample(inside)
-    return np.linalg.norm(out - inn, axis=1).astype(np.float32), out
+    return np.linalg.norm(out - inn, axis=1).astype(np.float32), out, inn
 
 
 def reference_of(image: Image, geometry: BoardGeometry, rectified: Image) -> dict[str, Any]:
     """What a good frame of this board looks like, for later refusals."""
-    contrast, outside = outline_profile(image, geometry)
+    contrast, outside, inside = outline_profile(image, geometry)
     light, clipped = exposure(rectified)
     return {
         "sharpness": round(sharpness(rectified), 4),
         "lightness": round(light, 2),
         "outline_contrast": np.round(contrast, 2).tolist(),
         "outline_outside": np.round(outside, 2).tolist(),
+        "outline_inside": np.round(inside, 2).tolist(),
     }
 
 
@@ -156,14 +158,25 @@ def check_sharpness(rectified: Image, *, reference: dict[str, Any] | None, confi
 def check_board_moved(image: Image, geometry: BoardGeometry, *, reference: dict[str, Any] | None, config: RefusalConfig) -> Refusal | None:
     """``board_moved`` when the outline of the playing area is no longer where
     the calibration saw it (its edge gone, or other colours just outside)."""
-    if not reference or "outline_contrast" not in reference:
+    if not reference or "outline_inside" not in reference:
         return None
-    contrast, outside = outline_profile(image, geometry)
+    contrast, outside, inside = outline_profile(image, geometry)
     ref_contrast = np.asarray(reference["outline_contrast"], np.float32)
     ref_outside = np.asarray(reference["outline_outside"], np.float32)
+    ref_inside = np.asarray(reference["outline_inside"], np.float32)
     if ref_contrast.shape != contrast.shape:
         return None
-    ratio = float(np.median(contrast)) / max(float(np.median(ref_contrast)), 1.0)
+    # the light may have changed: scale the lightness as the inside's changed
+    gain = float(np.median(ref_inside[:, 0])) / max(float(np.median(inside[:, 0])), 1.0)
+    outside = outside.copy()
+    outside[:, 0] *= gain
+    # checkers stand at the top and bottom edges: judge the contrast on the
+    # sides' middle thirds only, where no checker can be
+    n = _OUTLINE_SAMPLES
+    middle = np.zeros(4 * n, np.bool_)
+    for side in (1, 3):
+        middle[side * n + n // 3 : side * n + 2 * n // 3] = True
+    ratio = float(np.median(contrast[middle])) / max(float(np.median(ref_contrast[middle])), 1.0)
     shift = float(np.median(np.linalg.norm(outside - ref_outside, axis=1)))
     if ratio < config.min_outline_ratio or shift > config.max_outline_shift:
         return Refusal(

@@ -1,0 +1,90 @@
+"""Calibration from the starting position: colours, checks, markers, JSON."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.calibration import Calibration, calibrate
+from vision.errors import CalibrationError, MarkerError
+from vision.layout import Layout
+from vision.markers import MARKER_IDS, find_marker_corners, marker_sheet
+from vision.render_style import STYLES
+from tests.vision.vision_boards import START, calibrated, plain_board
+
+
+@pytest.mark.parametrize("style", sorted(STYLES))
+def test_calibrate_learns_every_style_and_names_light_by_brightness(style: str) -> None:
+    calibration = calibrated(plain_board(style))
+    assert calibration.start_layout == START
+    light, dark = calibration.colours.light_lab, calibration.colours.dark_lab
+    spec = STYLES[style]
+    swatch = cv2.cvtColor(np.uint8([[spec.light_bgr, spec.dark_bgr]]), cv2.COLOR_BGR2Lab)[0].astype(float)
+    # each learned colour is nearer its own checker than the other one
+    assert np.linalg.norm(light - swatch[0]) < np.linalg.norm(light - swatch[1])
+    assert np.linalg.norm(dark - swatch[1]) < np.linalg.norm(dark - swatch[0])
+
+
+def test_calibrate_names_the_points_set_up_wrong() -> None:
+    board = plain_board("wood")
+    wrong = Layout(top=(5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2), bottom=(-5, 0, 0, 0, 3, 0, 4, 1, 0, 0, 0, -2))
+    shot = board.shoot(wrong, 3)
+    with pytest.raises(CalibrationError) as err:
+        calibrate(shot.image, shot.corners)
+    assert err.value.reason == "not_start_position"
+    assert "bottom 7" in str(err.value) and "B4" in str(err.value)
+
+
+def test_calibration_json_round_trip(tmp_path: Path) -> None:
+    calibration = calibrated(plain_board("wood"))
+    path = tmp_path / "board.json"
+    calibration.save(path)
+    data = json.loads(path.read_text())
+    assert data["format"] == "nardref-calibration" and data["version"] == 1
+    loaded = Calibration.load(path)
+    assert loaded.geometry == calibration.geometry
+    assert np.allclose(loaded.colours.light, calibration.colours.light, atol=0.06)
+    assert loaded.start_layout == calibration.start_layout
+    assert loaded.empty_board is not None and calibration.empty_board is not None
+    assert np.abs(loaded.empty_board - calibration.empty_board).max() <= 0.5
+
+
+@pytest.mark.parametrize(
+    ("content", "words"),
+    [("not json", "not JSON"), ('{"format": "other"}', "not a nardref calibration"), ('{"format": "nardref-calibration", "version": 99}', "version 99")],
+)
+def test_calibration_load_names_bad_files(tmp_path: Path, content: str, words: str) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(content)
+    with pytest.raises(CalibrationError) as err:
+        Calibration.load(path)
+    assert words in str(err.value) and "bad.json" in str(err.value)
+
+
+def test_markers_give_the_playing_area_corners() -> None:
+    sheet = marker_sheet(dpi=100)
+    assert sheet.shape[2] == 3 and sheet.dtype == np.uint8
+    image = np.full((720, 1280, 3), 200, np.uint8)
+    corners = np.float32([[300, 150], [980, 140], [1000, 600], [280, 610]])
+    from vision.markers import _dictionary
+
+    side = 60
+    for marker_id, (x, y) in zip(MARKER_IDS, corners):
+        marker = cv2.aruco.generateImageMarker(_dictionary(), marker_id, side)
+        # each marker lies outside the playing area, its inner corner on the area's corner
+        dx = -side if marker_id in (0, 3) else 0
+        dy = -side if marker_id in (0, 1) else 0
+        x0, y0 = int(x) + dx, int(y) + dy
+        image[y0 : y0 + side, x0 : x0 + side] = marker[:, :, None]
+    found = find_marker_corners(image)
+    assert np.allclose(found, corners, atol=2.0)
+
+
+def test_missing_markers_are_named() -> None:
+    with pytest.raises(MarkerError) as err:
+        find_marker_corners(np.full((480, 640, 3), 255, np.uint8))
+    assert "0 (top-left (TL))" in str(err.value)

@@ -1,0 +1,163 @@
+"""Geometry: corners, rectification, the bar, slots, lens and folding boards,
+checked against independent computations."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.errors import GeometryError
+from vision.geometry import (
+    BoardGeometry,
+    Lens,
+    bar_slot_centres,
+    find_bar,
+    format_corners,
+    make_geometry,
+    parse_corners,
+    point_x_ranges,
+    rectify,
+    slot_centres,
+    to_image,
+)
+from tests.vision.vision_boards import START, plain_board
+
+
+def _pattern(width: int = 480, height: int = 400, bar: tuple[int, int] = (216, 264)) -> np.ndarray:
+    """A flat board drawn in rectified coordinates: felt, alternating triangles, a bar."""
+    board = np.full((height, width, 3), (60, 120, 40), np.uint8)
+    u = bar[0] / 6
+    for i in range(12):
+        x0 = i * u if i < 6 else bar[1] + (i - 6) * u
+        for top in (True, False):
+            colour = (40, 40, 150) if (i + top) % 2 else (210, 215, 215)
+            base, tip = (0, 0.42 * height) if top else (height, 0.58 * height)
+            tri = np.array([[x0, base], [x0 + u, base], [x0 + u / 2, tip]], np.int32)
+            cv2.fillPoly(board, [tri], colour)
+    cv2.rectangle(board, (bar[0], 0), (bar[1] - 1, height - 1), (30, 50, 80), -1)
+    return board
+
+
+def _project(board: np.ndarray, corners: np.ndarray, size: tuple[int, int] = (1280, 720)) -> np.ndarray:
+    h, w = board.shape[:2]
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    matrix = cv2.getPerspectiveTransform(src, corners.astype(np.float32))
+    image = np.full((size[1], size[0], 3), (90, 90, 90), np.uint8)
+    cv2.warpPerspective(board, matrix, size, dst=image, borderMode=cv2.BORDER_TRANSPARENT)
+    return image
+
+
+CORNERS = np.float32([[300, 120], [1010, 90], [1060, 650], [250, 610]])
+
+
+def test_parse_corners_round_trip() -> None:
+    corners = parse_corners("10,20 110,25 115,90 5,95")
+    assert corners.shape == (4, 2)
+    assert parse_corners(format_corners(corners)).tolist() == corners.tolist()
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["", "1,2 3,4", "a,b c,d e,f g,h", "0,0 100,0 100,100", "0,0 0,100 100,100 100,0", "0,0 1,0 1,1 0,1"],
+)
+def test_parse_corners_rejects_bad_input_naming_it(text: str) -> None:
+    with pytest.raises(GeometryError) as err:
+        parse_corners(text)
+    assert repr(text) in str(err.value) or "corners" in str(err.value)
+
+
+def test_rectify_inverts_a_known_homography() -> None:
+    board = _pattern()
+    image = _project(board, CORNERS)
+    geometry = BoardGeometry(tuple(map(tuple, CORNERS.tolist())), (480, 400), (216.0, 264.0), 36.0)
+    rectified = rectify(image, geometry)
+    # independent check: compare with the drawn board away from the edges
+    inner = (slice(8, -8), slice(8, -8))
+    diff = np.abs(rectified[inner].astype(int) - board[inner].astype(int)).mean()
+    assert diff < 12
+
+
+def test_to_image_maps_rectified_corners_to_the_image_corners() -> None:
+    geometry = BoardGeometry(tuple(map(tuple, CORNERS.tolist())), (480, 400), (216.0, 264.0), 36.0)
+    back = to_image(geometry, [[0, 0], [480, 0], [480, 400], [0, 400]])
+    assert np.allclose(back, CORNERS, atol=0.5)
+
+
+def test_find_bar_finds_the_drawn_bar() -> None:
+    for bar in ((216, 264), (222, 258), (205, 275)):
+        x0, x1 = find_bar(_pattern(bar=bar))
+        assert abs(x0 - bar[0]) <= 3 and abs(x1 - bar[1]) <= 3, (bar, x0, x1)
+
+
+def test_make_geometry_finds_the_bar_of_a_rendered_board() -> None:
+    shot = plain_board("felt-green").shoot(START, 1)
+    geometry = make_geometry(shot.corners, shot.image)
+    width = geometry.size[0]
+    expected = (shot.bar_fraction[0] * width, shot.bar_fraction[1] * width)
+    assert abs(geometry.bar[0] - expected[0]) < 0.02 * width
+    assert abs(geometry.bar[1] - expected[1]) < 0.02 * width
+
+
+def test_slots_lie_on_their_points_and_stack_from_the_edges() -> None:
+    geometry = BoardGeometry(((0, 0), (480, 0), (480, 400), (0, 400)), (480, 400), (216.0, 264.0), 33.0)
+    ranges = point_x_ranges(geometry)
+    centres = slot_centres(geometry)
+    assert centres.shape == (2, 12, geometry.slots, 2)
+    assert np.all((centres[0, :, 0, 0] > ranges[:, 0]) & (centres[0, :, 0, 0] < ranges[:, 1]))
+    assert np.all(ranges[:6, 1] <= 216.0 + 1e-3) and np.all(ranges[6:, 0] >= 264.0 - 1e-3)
+    assert centres[0, 0, 0, 1] == pytest.approx(16.5) and centres[1, 0, 0, 1] == pytest.approx(400 - 16.5)
+    assert np.allclose(np.diff(centres[0, 0, :, 1]), 33.0)
+    bar = bar_slot_centres(geometry)
+    assert np.allclose(bar[:, 0], 240.0) and np.all(np.diff(bar[:, 1]) > 0)
+
+
+def _barrel(image: np.ndarray, matrix: np.ndarray, coeffs: np.ndarray) -> np.ndarray:
+    """What a lens with ``coeffs`` makes of ``image`` (OpenCV's own undistortPoints, per pixel)."""
+    h, w = image.shape[:2]
+    grid = np.stack(np.meshgrid(np.arange(w, dtype=np.float32), np.arange(h, dtype=np.float32)), axis=-1)
+    ideal = cv2.undistortPoints(grid.reshape(-1, 1, 2), matrix, coeffs, P=matrix).reshape(h, w, 2)
+    return cv2.remap(image, ideal[..., 0], ideal[..., 1], cv2.INTER_LINEAR)
+
+
+def test_lens_undistortion_straightens_the_board() -> None:
+    focal = float(np.hypot(1280, 720) / 2)
+    matrix = np.array([[focal, 0, 640], [0, focal, 360], [0, 0, 1]], np.float64)
+    coeffs = np.array([-0.12, 0, 0, 0, 0], np.float64)
+    board = _pattern()
+    image = _barrel(_project(board, CORNERS), matrix, coeffs)
+    objects = np.concatenate([(CORNERS - [640, 360]) / focal, np.ones((4, 1))], axis=1)
+    corners = cv2.projectPoints(objects, np.zeros(3), np.zeros(3), matrix, coeffs)[0].reshape(4, 2)
+    lens = Lens(tuple(tuple(float(v) for v in r) for r in matrix), tuple(float(v) for v in coeffs))  # type: ignore[arg-type]
+    bent = BoardGeometry(tuple(map(tuple, corners.tolist())), (480, 400), (216.0, 264.0), 36.0)
+    straight = BoardGeometry(bent.corners, bent.size, bent.bar, bent.pitch_px, lens=lens)
+    inner = (slice(10, -10), slice(10, -10))
+    err_without = np.abs(rectify(image, bent)[inner].astype(int) - board[inner].astype(int)).mean()
+    err_with = np.abs(rectify(image, straight)[inner].astype(int) - board[inner].astype(int)).mean()
+    assert err_with < 12 and err_with < err_without / 2
+
+
+def test_folding_board_gets_a_mapping_per_half() -> None:
+    board = _pattern()
+    # each half seen under its own homography (the hinge bends the board)
+    hinge_top, hinge_bottom = np.float32([650, 95]), np.float32([660, 640])
+    left = np.float32([CORNERS[0], hinge_top, hinge_bottom, CORNERS[3]])
+    right = np.float32([hinge_top + [0, 10], CORNERS[1], CORNERS[2], hinge_bottom + [0, 10]])
+    image = np.full((720, 1280, 3), (90, 90, 90), np.uint8)
+    for quad, part in ((left, board[:, :240]), (right, board[:, 240:])):
+        h, w = part.shape[:2]
+        matrix = cv2.getPerspectiveTransform(np.float32([[0, 0], [w, 0], [w, h], [0, h]]), quad)
+        cv2.warpPerspective(np.ascontiguousarray(part), matrix, (1280, 720), dst=image, borderMode=cv2.BORDER_TRANSPARENT)
+    six = (tuple(CORNERS[0]), tuple(hinge_top), tuple(CORNERS[1]), tuple(CORNERS[2]), tuple(hinge_bottom), tuple(CORNERS[3]))
+    geometry = BoardGeometry(tuple((float(x), float(y)) for x, y in six), (480, 400), (216.0, 264.0), 36.0)
+    rectified = rectify(image, geometry)
+    left_err = np.abs(rectified[10:-10, 10:230].astype(int) - board[10:-10, 10:230].astype(int)).mean()
+    assert left_err < 12
+    flat = BoardGeometry(tuple(map(tuple, CORNERS.tolist())), (480, 400), (216.0, 264.0), 36.0)
+    flat_err = np.abs(rectify(image, flat)[10:-10, 10:230].astype(int) - board[10:-10, 10:230].astype(int)).mean()
+    assert left_err < flat_err
+
+
+def test_geometry_rejects_a_bar_outside_the_board() -> None:
+    with pytest.raises(GeometryError):
+        BoardGeometry(((0, 0), (480, 0), (480, 400), (0, 400)), (480, 400), (300.0, 200.0), 33.0)

@@ -1,0 +1,98 @@
+"""The photo judge: which legal outcome the photo shows, illegal moves named,
+refusals rather than guesses."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine.dice import Dice
+from engine.legal import legal_plays
+from engine.position import Position
+from vision.judge import judge_photo
+from tests.vision.vision_boards import calibrated, game_position, light_layout, plain_board
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_legal_play_is_identified(seed: int) -> None:
+    board = plain_board("wood")
+    calibration = calibrated(board)
+    rng = random.Random(seed)
+    position, mover = game_position(seed, 6 + seed)
+    dice = Dice(rng.randint(1, 6), rng.randint(1, 6))
+    chosen = rng.choice(legal_plays(position, dice))
+    before = board.shoot(light_layout(position, mover), 10 * seed).image
+    after = board.shoot(light_layout(chosen.after, mover), 10 * seed + 1).image
+    home = "bottom-right" if mover == "light" else "top-right"
+    for before_image in (None, before):
+        verdict = judge_photo(position, dice, after, calibration=calibration, mover=mover, home=home, before_image=before_image)  # type: ignore[arg-type]
+        assert verdict.verdict == "legal", verdict.refusal
+        assert verdict.play is not None and verdict.play.after == chosen.after
+
+
+def test_illegal_play_is_named_by_its_points() -> None:
+    board = plain_board("wood")
+    calibration = calibrated(board)
+    start = Position.start()
+    dice = Dice(3, 1)
+    # 13/9 is played with a 3-1: a 4, not a legal outcome of 3-1 (it needs both dice on one checker: 13/10/9 is legal!)
+    # so move 6/2 and 8/7 instead: the 6-point checker moves 4 with a 3 and the 8-point one 1
+    me = list(start.me)
+    me[6] -= 1
+    me[2] += 1
+    me[8] -= 1
+    me[7] += 1
+    wrong = Position(tuple(me), start.them)
+    assert all(lp.after != wrong for lp in legal_plays(start, dice))
+    image = board.shoot(light_layout(wrong, "light"), 7).image
+    verdict = judge_photo(start, dice, image, calibration=calibration)
+    assert verdict.verdict in ("illegal", "refused")
+    assert verdict.verdict == "illegal", verdict.refusal
+    named = {c.point for c in verdict.contradictions}
+    assert named & {2, 6, 7, 8}
+    assert verdict.nearest
+    assert verdict.to_json()["verdict"] == "illegal"
+
+
+def test_a_hand_over_the_board_is_refused() -> None:
+    board = plain_board("wood")
+    calibration = calibrated(board)
+    start = Position.start()
+    dice = Dice(6, 5)
+    play = legal_plays(start, dice)[0]
+    image = board.shoot(light_layout(play.after, "light"), 8, occlusion="arm").image
+    verdict = judge_photo(start, dice, image, calibration=calibration)
+    assert verdict.verdict == "refused"
+    assert verdict.refusal is not None and verdict.refusal.reason == "hand_over_board"
+
+
+@pytest.mark.parametrize("seed", [5, 6, 7])
+def test_legal_moves_are_never_called_illegal_on_a_rough_board(seed: int) -> None:
+    from tests.vision.vision_boards import random_board
+
+    board = random_board(300 + seed, ("tournament", "red-white", "felt-green")[seed % 3])
+    calibration = calibrated(board)
+    rng = random.Random(seed)
+    for k in range(3):
+        position, mover = game_position(10 * seed + k, 5 + 9 * k)
+        dice = Dice(rng.randint(1, 6), rng.randint(1, 6))
+        chosen = rng.choice(legal_plays(position, dice))
+        after = board.shoot(light_layout(chosen.after, mover), 100 * seed + k).image
+        home = "bottom-right" if mover == "light" else "top-right"
+        verdict = judge_photo(position, dice, after, calibration=calibration, mover=mover, home=home)  # type: ignore[arg-type]
+        assert verdict.verdict != "illegal", [str(c) for c in verdict.contradictions]
+        if verdict.verdict == "legal":
+            assert verdict.play is not None and verdict.play.after == chosen.after
+
+
+def test_judge_with_corners_only_never_calls_a_legal_move_illegal() -> None:
+    board = plain_board("tournament")
+    start = Position.start()
+    dice = Dice(4, 2)
+    play = next(lp for lp in legal_plays(start, dice) if str(lp.play) == "8/4 6/4")
+    shot = board.shoot(light_layout(play.after, "light"), 9)
+    verdict = judge_photo(start, dice, shot.image, corners=shot.corners)
+    assert verdict.verdict != "illegal"
+    if verdict.verdict == "legal":
+        assert verdict.play is not None and verdict.play.after == play.after

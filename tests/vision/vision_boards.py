@@ -1,0 +1,88 @@
+"""Rendered boards for the vision tests: one board (style, camera, light,
+lens) calibrated once on the starting position, then photographed in other
+positions, as a referee is set up once and then watches a game."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from engine.dice import Dice
+from engine.legal import legal_plays
+from engine.position import Position
+from vision.calibration import Calibration, calibrate
+from vision.geometry import Lens
+from vision.layout import Layout, layout_from_position
+from vision.render import CameraPose, Effects, Lighting, Rendered, lens_calibration, render
+
+SIZE = (1280, 720)
+
+
+@dataclass(frozen=True)
+class Board:
+    style: str
+    camera: CameraPose
+    lighting: Lighting
+    effects: Effects
+    board_seed: int
+
+    def shoot(self, layout: Layout, seed: int, *, occlusion: str = "none") -> Rendered:
+        return render(
+            layout,
+            rng=np.random.default_rng(seed),
+            style=self.style,
+            camera=self.camera,
+            lighting=self.lighting,
+            effects=self.effects,
+            board_seed=self.board_seed,
+            occlusion=occlusion,  # type: ignore[arg-type]
+            clutter=False,
+        )
+
+    @property
+    def lens(self) -> Lens | None:
+        if self.effects.barrel <= 0:
+            return None
+        matrix, coeffs = lens_calibration(SIZE, self.effects.barrel)
+        return Lens(tuple(tuple(float(v) for v in row) for row in matrix), tuple(float(v) for v in coeffs))  # type: ignore[arg-type]
+
+
+def plain_board(style: str = "wood") -> Board:
+    """Straight overhead, even light, a perfect camera."""
+    return Board(style, CameraPose.overhead(), Lighting.even(), Effects.none(), 7)
+
+
+def random_board(seed: int, style: str) -> Board:
+    """A camera over a table: tilted, turned, room light, sensor noise, JPEG."""
+    rng = np.random.default_rng(seed)
+    return Board(style, CameraPose.random(rng), Lighting.random(rng), Effects.random(rng), seed)
+
+
+START = layout_from_position(Position.start())
+
+
+@lru_cache(maxsize=16)
+def calibrated(board: Board) -> Calibration:
+    shot = board.shoot(START, 1000)
+    return calibrate(shot.image, shot.corners, lens=board.lens)
+
+
+def game_position(seed: int, turns: int) -> tuple[Position, str]:
+    """A position after ``turns`` random legal plays, and the colour on roll."""
+    rng = random.Random(seed)
+    position, mover = Position.start(), "light"
+    for _ in range(turns):
+        plays = legal_plays(position, Dice(rng.randint(1, 6), rng.randint(1, 6)))
+        after = rng.choice(plays).after
+        if sum(after.me[1:]) == 0:
+            break
+        position, mover = after.swap(), ("dark" if mover == "light" else "light")
+    return position, mover
+
+
+def light_layout(position: Position, mover: str) -> Layout:
+    """The picture of ``position`` on a board where light's home is bottom-right."""
+    return layout_from_position(position if mover == "light" else position.swap(), mover="light")
