@@ -274,16 +274,16 @@ def calibrate(
     if reading.refusal is not None:
         raise CalibrationError(f"cannot calibrate: {reading.refusal.message}", reason=reading.refusal.reason)
     sign = 1 if pos_light else -1
-    wrong = [
+    problems = [
         f"{point_name(r, c)} (expected {(seen.top, seen.bottom)[r][c]:+d}, saw {sign * seen_count:+d})"
         for r, c, seen_count in _misread(rectified, geometry, model, layout, read, refusal)
     ]
     if reading.bar_light or reading.bar_dark:
-        wrong.append(f"bar (expected empty, saw {reading.bar_light} light and {reading.bar_dark} dark)")
-    if wrong:
+        problems.append(f"bar (expected empty, saw {reading.bar_light} light and {reading.bar_dark} dark)")
+    if problems:
         raise CalibrationError(
             "the board is not set up as the starting position (B4: 2 checkers on the 24-point, 5 on the 13, "
-            f"3 on the 8, 5 on the 6 for each side), or something lies on it: {'; '.join(wrong)}",
+            f"3 on the 8, 5 on the 6 for each side), or something lies on it: {'; '.join(problems)}",
             reason="not_start_position",
         )
     occupied = layout_states(seen, geometry.slots, exact=True) != EMPTY
