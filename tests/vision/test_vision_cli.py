@@ -1,0 +1,168 @@
+"""The vision commands: detect, calibrate, markers and judge --image, every exit code."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from engine.dice import Dice
+from engine.legal import legal_plays
+from engine.position import Position
+from firmware.cli import main
+from firmware.commands import calibrate as calibrate_cmd
+from firmware.commands import detect as detect_cmd
+from firmware.commands import judge_photo
+from firmware.commands import markers as markers_cmd
+from vision.geometry import format_corners
+from vision.layout import Layout
+from tests.vision.vision_boards import START, calibrated, light_layout, plain_board
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    root = tmp_path_factory.mktemp("cli")
+    board = plain_board("wood")
+    start = board.shoot(START, 1000)
+    cv2.imwrite(str(root / "start.png"), start.image)
+    calibrated(board).save(root / "board.json")
+    play = next(lp for lp in legal_plays(Position.start(), Dice(3, 1)) if str(lp.play) == "8/5 6/5")
+    cv2.imwrite(str(root / "after.png"), board.shoot(light_layout(play.after, "light"), 2).image)
+    wrong = Layout(top=START.top, bottom=(-5, 0, 0, 0, 3, 0, 4, 1, 0, 0, 0, -2))
+    cv2.imwrite(str(root / "wrong.png"), board.shoot(wrong, 3).image)
+    cv2.imwrite(str(root / "arm.png"), board.shoot(light_layout(play.after, "light"), 4, occlusion="arm").image)
+    cv2.imwrite(str(root / "dark.png"), (start.image * 0.1).astype(np.uint8))
+    (root / "junk.json").write_text("{not json")
+    return {
+        "root": str(root),
+        "start": str(root / "start.png"),
+        "after": str(root / "after.png"),
+        "wrong": str(root / "wrong.png"),
+        "arm": str(root / "arm.png"),
+        "dark": str(root / "dark.png"),
+        "board": str(root / "board.json"),
+        "junk": str(root / "junk.json"),
+        "corners": format_corners(start.corners),
+    }
+
+
+def test_markers_writes_a_sheet(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "sheet.png"
+    assert markers_cmd.run(argparse.Namespace(out=str(out), dpi=100)) == 0
+    assert cv2.imread(str(out)) is not None
+    assert "top-left" in capsys.readouterr().out
+    assert markers_cmd.run(argparse.Namespace(out=str(tmp_path / "no" / "dir" / "x.png"), dpi=100)) == 2
+
+
+def test_calibrate_writes_a_calibration(files: dict[str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "b.json"
+    assert main(["calibrate", files["start"], "--corners", files["corners"], "-o", str(out)]) == 0
+    assert json.loads(out.read_text())["format"] == "nardref-calibration"
+    assert "light checkers' home board: bottom-right" in capsys.readouterr().out
+
+
+def test_calibrate_names_a_wrong_setup(files: dict[str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["calibrate", files["wrong"], "--corners", files["corners"], "-o", str(tmp_path / "w.json")])
+    assert code == 1
+    err = capsys.readouterr().err
+    assert "B4" in err and ("bottom 7" in err or "bottom 8" in err)
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["calibrate", "missing.png", "-o", "x.json"], "cannot read it"),
+        (["calibrate", "{start}", "--corners", "1,2 3", "-o", "x.json"], "expected 4 pairs"),
+    ],
+)
+def test_calibrate_bad_input(files: dict[str, str], argv: list[str], words: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([a.format(**files) for a in argv]) == 2
+    assert words in capsys.readouterr().err
+
+
+def test_calibrate_without_markers_or_outline_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    blank = tmp_path / "blank.png"
+    cv2.imwrite(str(blank), np.full((360, 640, 3), 128, np.uint8))
+    assert main(["calibrate", str(blank), "-o", str(tmp_path / "b.json")]) == 3
+    assert "markers" in capsys.readouterr().err
+
+
+def test_detect_with_a_calibration_prints_json(files: dict[str, str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["detect", files["start"], "--calibration", files["board"], "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["top"] == list(START.top) and result["bottom"] == list(START.bottom)
+    assert result["bar"] == {"light": 0, "dark": 0} and result["refused"] is None
+
+
+def test_detect_with_corners_learns_from_the_photo(files: dict[str, str], capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["detect", files["start"], "--corners", files["corners"], "--json"])
+    result = json.loads(capsys.readouterr().out)
+    assert code in (0, 3)
+    if code == 0:
+        assert len(result["top"]) == 12 and len(result["bottom"]) == 12
+
+
+def test_detect_refuses_with_a_reason(files: dict[str, str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["detect", files["dark"], "--calibration", files["board"], "--json"]) == 3
+    assert json.loads(capsys.readouterr().out)["refused"] == "too_dark"
+    assert detect_cmd.run(argparse.Namespace(image=files["arm"], corners=None, calibration=files["board"], json=False)) == 3
+    assert "refused (hand_over_board)" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["detect", "missing.png", "--calibration", "{board}"], "cannot read it"),
+        (["detect", "{start}"], "give --corners"),
+        (["detect", "{start}", "--corners", "{corners}", "--calibration", "{board}"], "not both"),
+        (["detect", "{start}", "--calibration", "{junk}"], "not JSON"),
+        (["detect", "{start}", "--corners", "0,0 10,0 10,10"], "expected 4 pairs"),
+    ],
+)
+def test_detect_bad_input_names_it(files: dict[str, str], argv: list[str], words: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([a.format(**files) for a in argv]) == 2
+    assert words in capsys.readouterr().err
+
+
+START_ID = Position.start().position_id()
+
+
+def test_judge_image_legal(files: dict[str, str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["judge", START_ID, "31", "--image", files["after"], "--calibration", files["board"]]) == 0
+    assert "8/5 6/5" in capsys.readouterr().out
+    code = main(["judge", START_ID, "31", "--image", files["after"], "--before-image", files["start"], "--calibration", files["board"], "--json"])
+    assert code == 0 and json.loads(capsys.readouterr().out)["play"] == "8/5 6/5"
+
+
+def test_judge_image_illegal_names_points(files: dict[str, str], capsys: pytest.CaptureFixture[str]) -> None:
+    # the photo shows 8/5 6/5, but the dice were 6-2: no legal play gives it
+    code = main(["judge", START_ID, "62", "--image", files["after"], "--calibration", files["board"], "--json"])
+    result = json.loads(capsys.readouterr().out)
+    assert code == 1 and result["verdict"] == "illegal"
+    assert {p["point"] for p in result["points"]} & {5, 6, 8}
+
+
+def test_judge_image_refused(files: dict[str, str], capsys: pytest.CaptureFixture[str]) -> None:
+    args = argparse.Namespace(
+        before=START_ID, dice="31", after=None, image=files["arm"], before_image=None, corners=None,
+        calibration=files["board"], mover="light", home="bottom-right", json=False, variant="standard", rule=[],
+    )
+    assert judge_photo.run(args) == 3
+    assert "hand_over_board" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["judge", START_ID, "77", "--image", "{after}", "--calibration", "{board}"], "dice"),
+        (["judge", START_ID, "31", "--image", "missing.png", "--calibration", "{board}"], "cannot read it"),
+        (["judge", START_ID, "31", "--image", "{after}"], "give --corners"),
+    ],
+)
+def test_judge_image_bad_input(files: dict[str, str], argv: list[str], words: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([a.format(**files) for a in argv]) == 2
+    assert words in capsys.readouterr().err
