@@ -163,7 +163,7 @@ class GateSettings:
     window_s: float = 0.15
     #: Largest change of a quarter-size grey pixel (0..255) between frames still called unchanged.
     motion_level: float = 12.0
-    #: A view refused this long (not a hand: the board cannot be judged) goes to the players (DOUBT).
+    #: A view refused this long (even a "hand" that never moves) goes to the players to confirm (DOUBT).
     give_up_s: float = 20.0
     #: Frames per second while no view is needed (moving, waiting for a roll): enough to notice a lost camera.
     idle_fps: float = 2.0
@@ -597,6 +597,16 @@ class RefereeLoop:
             check.before, check.dice, frame.image, calibration=self.calibration, mover=check.colour,
             home=check.home, before_image=self._before_image, rules=rules,  # type: ignore[arg-type]
         )
+        if verdict.verdict == "illegal" and self._before_image is not None:
+            # A false "illegal" is the one thing players do not forgive: an illegal verdict must also
+            # stand on the reading alone, without the changes measured against the frame before.
+            alone = judge_photo(
+                check.before, check.dice, frame.image, calibration=self.calibration, mover=check.colour,
+                home=check.home, rules=rules,  # type: ignore[arg-type]
+            )
+            if alone.verdict != "illegal":
+                log.info("illegal only against the frame before the move; the reading alone says %s", alone.verdict)
+                verdict = alone
         reason = verdict.refusal.reason if verdict.refusal is not None else None
         self._reading_faults(reason)
         now = self.clock.now()
@@ -605,7 +615,7 @@ class RefereeLoop:
                 self._refused_since_s = now
                 assert verdict.refusal is not None
                 self._announce(f"waiting for a clear view: {verdict.refusal.message}")
-            if reason == "hand_over_board" or now - self._refused_since_s < self.gate_settings.give_up_s:
+            if now - self._refused_since_s < self.gate_settings.give_up_s:
                 self.gate.reset()
                 return
         self._check = None

@@ -177,8 +177,8 @@ class SimPlayers:
             return self._plan[0][0]
         state = loop.state
         match = state.timed.state
-        situation = (state.mode, match.game, match.turn, match.dice, match.phase, len(loop.announcements)
-                     if state.mode in (ref.Mode.ILLEGAL, ref.Mode.DOUBT) else 0)
+        again = len(loop.announcements) if state.mode == ref.Mode.ILLEGAL else state.candidate
+        situation = (state.mode, match.game, match.turn, match.dice, match.phase, again, state.shown_dice)
         if situation == self._situation:
             return None
         self._situation = situation
@@ -226,16 +226,22 @@ class SimPlayers:
         elif mode == ref.Mode.ILLEGAL and match.turn is not None:
             mover = match.turn
             fixed = self._intended
-            if fixed is not None:
-                board = fixed if mover == 0 else fixed.swap()
+            board = None if fixed is None else (fixed if mover == 0 else fixed.swap())
+            if board is not None and board != self.table:
                 self._at(now + 1.0, lambda: self._show(hand=True))
                 self._at(now + 1.6, lambda: self._show(board))
                 self._at(now + 2.0, self._press("main", mover))
+            else:  # the board already stands as meant: the opponent accepts it (X1)
+                self._at(now + 1.0, self._press("main", 1 - mover))
+        elif mode == ref.Mode.DOUBT and match.turn is not None:
+            mover = match.turn
+            mine = None if self.table is None else (self.table if mover == 0 else self.table.swap())
+            shown = state.candidates[state.candidate].after
+            if shown != mine and any(lp.after == mine for lp in state.candidates):
+                self._at(now + 0.6, self._press("second", mover))  # step to the play on the board
             else:
-                self._at(now + 1.0, self._press("main", 1 - mover))  # accept it as it stands (X1)
-        elif mode == ref.Mode.DOUBT:
-            self._at(now + 1.0, self._press("main", 0))
-            self._at(now + 1.3, self._press("main", 1))
+                self._at(now + 1.0, self._press("main", 0))
+                self._at(now + 1.3, self._press("main", 1))
         elif mode == ref.Mode.RESIGNING and match.resigner is not None:
             self._at(now + self._think(), self._press("main", 1 - match.resigner))
 
