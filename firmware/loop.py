@@ -160,7 +160,7 @@ class GateSettings:
     #: Consecutive unchanged frames that make a steady view.
     steady_frames: int = 3
     #: ... spanning at least this long.
-    window_s: float = 0.15
+    window_s: float = 0.1
     #: Largest change of a quarter-size grey pixel (0..255) between frames still called unchanged.
     motion_level: float = 12.0
     #: A view refused this long (even a "hand" that never moves) goes to the players to confirm (DOUBT).
