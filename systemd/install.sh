@@ -73,7 +73,8 @@ Done. Next: print the markers (nardref markers); to calibrate on the starting
 position, stop the service (it holds the camera) and run calibrate as the
 service user so it can write /var/lib/nardref:
     sudo systemctl stop nardref
-    sudo -u nardref nardref calibrate
+    rpicam-still -o /tmp/start.jpg
+    sudo -u nardref nardref calibrate /tmp/start.jpg --out /var/lib/nardref/calibration.json
     sudo systemctl start nardref
 Follow the logs with journalctl -u nardref -f. If /dev/spidev0.0 did not exist
 before, reboot once for SPI.
