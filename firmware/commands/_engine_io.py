@@ -33,9 +33,12 @@ def rules_from(args: argparse.Namespace) -> Rules:
     return with_named_options(find_variant(args.variant), args.rule)
 
 
-def read_position(text: str, rules: Rules, *, what: str = "position") -> Position:
-    """A Position ID or XGID, checked to be a position that can exist."""
-    return check(Position.parse(text, checkers=rules.checkers), rules, what=what)
+def read_position(text: str, rules: Rules, *, what: str = "position", seen: bool = False) -> Position:
+    """A Position ID or XGID, checked to be a position that can exist; a
+    ``seen`` position (what is on the board after a move) may be impossible,
+    and the judge says why (a checker on a blocked point, a checker missing)."""
+    position = Position.parse(text, checkers=rules.checkers)
+    return position if seen else check(position, rules, what=what)
 
 
 def read_dice(text: str) -> Dice:

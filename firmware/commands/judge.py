@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         before = read_position(args.before, rules, what="BEFORE")
         dice = read_dice(args.dice)
-        after = read_position(args.after, rules, what="AFTER")
+        after = read_position(args.after, rules, what="AFTER", seen=True)
     except NardrefError as exc:
         print(f"nardref judge: {exc}", file=sys.stderr)
         return 2
@@ -83,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
 def _batch(rules: Rules) -> int:
     def answer(fields: list[str]) -> str:
         before = read_position(fields[0], rules, what="BEFORE")
-        after = read_position(fields[2], rules, what="AFTER")
+        after = read_position(fields[2], rules, what="AFTER", seen=True)
         return json.dumps(judgement_json(judge(before, read_dice(fields[1]), after, rules)))
 
     return run_batch("BEFORE DICE AFTER", answer)

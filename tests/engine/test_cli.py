@@ -115,3 +115,12 @@ def test_cli_runs_as_a_console_script() -> None:
         [sys.executable, "-m", "firmware.cli", "legal", START, "31"], capture_output=True, text=True, check=False
     )
     assert done.returncode == 0 and len(done.stdout.splitlines()) == 16
+
+
+def test_cli_judge_explains_an_impossible_board_seen_after(capsys: pytest.CaptureFixture[str]) -> None:
+    """A checker put on a blocked point leaves both colours on it: the judge says M2, not 'bad input'."""
+    code, out, _ = run(capsys, "judge", START, "66", "4HPwATDg26EDIA")
+    assert code == 1
+    assert "M2 point 12 is blocked" in out and "24/18(2) 13/7(2)" in out
+    code, _, err = run(capsys, "judge", "4HPwATDg26EDIA", "66", START)
+    assert code == 2 and "BEFORE" in err and "shared point" in err
