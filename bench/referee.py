@@ -38,6 +38,7 @@ sys.path.insert(0, str(ROOT))
 
 import numpy as np  # noqa: E402
 
+from engine.legal import legal_plays  # noqa: E402
 from engine.position import Position  # noqa: E402
 from firmware import referee as ref  # noqa: E402
 from firmware.config import parse_config  # noqa: E402
@@ -52,7 +53,6 @@ from vision.capture import Frame, SyntheticSource  # noqa: E402
 from vision.judge import judge_photo  # noqa: E402
 from vision.layout import layout_from_position  # noqa: E402
 from vision.render import CameraPose, Effects, Lighting  # noqa: E402
-from engine.legal import legal_plays  # noqa: E402
 
 
 class StillCamera:
@@ -85,14 +85,19 @@ class TimedStrip(SimulatedStrip):
         self.shown_at.append((time.monotonic(), self.loop.state.mode))
 
 
-def make_loop(size: tuple[int, int], fps: float, seed: int, journal: Path) -> tuple[RefereeLoop, SyntheticSource, TimedStrip]:
+def make_loop(
+    size: tuple[int, int], fps: float, seed: int, journal: Path
+) -> tuple[RefereeLoop, SyntheticSource, TimedStrip]:
     clock = MonotonicClock()
     config = parse_config('[match]\nlength = 0\n[clock]\npreset = "app"\n')
     layout = LedLayout.from_config(config.layout)
     source = SyntheticSource(
-        rng=np.random.default_rng(seed), size=size,
+        rng=np.random.default_rng(seed),
+        size=size,
         camera=CameraPose(rotation_deg=1.5, tilt_deg=8.0, tilt_azimuth_deg=100.0, distance=2.6, fill=0.9),
-        lighting=Lighting(gradient=(0.15, 40.0)), effects=Effects.none(), clock=clock.now,
+        lighting=Lighting(gradient=(0.15, 40.0)),
+        effects=Effects.none(),
+        clock=clock.now,
     )
     source.show(layout_from_position(Position.start()))
     first = source.read()
@@ -100,9 +105,16 @@ def make_loop(size: tuple[int, int], fps: float, seed: int, journal: Path) -> tu
     calibration = calibrate(first.image, source.last_corners)
     strip = TimedStrip(layout.num_pixels, layout=layout, keep=1)
     loop = RefereeLoop(
-        settings=ref.RefereeSettings.from_config(config), layout=layout, journal_path=journal, clock=clock,
-        roller=DiceRoller(rng=random.Random(seed)), source=source, calibration=calibration, strip=strip,
-        gate=GateSettings(fps=fps), journal_sync=True,
+        settings=ref.RefereeSettings.from_config(config),
+        layout=layout,
+        journal_path=journal,
+        clock=clock,
+        roller=DiceRoller(rng=random.Random(seed)),
+        source=source,
+        calibration=calibration,
+        strip=strip,
+        gate=GateSettings(fps=fps),
+        journal_sync=True,
     )
     strip.loop = loop
     return loop, source, strip
@@ -136,15 +148,26 @@ def latency(args: argparse.Namespace, size: tuple[int, int], journal: Path) -> N
         strip.shown_at.clear()
         pressed = time.monotonic()
         loop.post(ButtonPressed("main", mover))
-        loop.run(until=lambda lp: lp.state.mode != ref.Mode.CHECKING and any(m != ref.Mode.CHECKING for _, m in strip.shown_at[1:]), max_s=10)
+        loop.run(
+            until=lambda lp: (
+                lp.state.mode != ref.Mode.CHECKING and any(m != ref.Mode.CHECKING for _, m in strip.shown_at[1:])
+            ),
+            max_s=10,
+        )
         shown = next(t for t, m in strip.shown_at if m != ref.Mode.CHECKING and t > pressed)
         waits.append(shown - pressed)
         verdicts.append(loop.state.mode.value)
         frame = source.read()
         assert frame is not None and loop.calibration is not None
         check_start = time.perf_counter()
-        judge_photo(match.position, dice, frame.image, calibration=loop.calibration, mover=loop.state.seating.colours[mover],
-                    home=loop.state.seating.home_of(mover))  # type: ignore[arg-type]
+        judge_photo(
+            match.position,
+            dice,
+            frame.image,
+            calibration=loop.calibration,
+            mover=loop.state.seating.colours[mover],
+            home=loop.state.seating.home_of(mover),
+        )  # type: ignore[arg-type]
         bare.append(time.perf_counter() - check_start)
         if loop.state.timed.state.phase.value != "roll":
             break
@@ -154,11 +177,16 @@ def latency(args: argparse.Namespace, size: tuple[int, int], journal: Path) -> N
             break
     loop.close()
     ms = [w * 1000 for w in waits]
-    print(f"1. press -> verdict on the LEDs, {size[0]}x{size[1]} synthetic board at {args.fps:g} fps "
-          f"({len(ms)} moves; verdicts: {', '.join(sorted(set(verdicts)))}):")
-    print(f"   median {statistics.median(ms):.0f} ms, worst {max(ms):.0f} ms (goal < 300 ms); "
-          f"frame interval {1000 / args.fps:.0f} ms x {GateSettings().steady_frames} still frames; "
-          f"bare judge_photo {1000 * statistics.median(bare):.0f} ms (ratio {statistics.median(ms) / (1000 * statistics.median(bare)):.1f}x)")
+    print(
+        f"1. press -> verdict on the LEDs, {size[0]}x{size[1]} synthetic board at {args.fps:g} fps "
+        f"({len(ms)} moves; verdicts: {', '.join(sorted(set(verdicts)))}):"
+    )
+    print(
+        f"   median {statistics.median(ms):.0f} ms, worst {max(ms):.0f} ms (goal < 300 ms); "
+        f"frame interval {1000 / args.fps:.0f} ms x {GateSettings().steady_frames} still frames; "
+        f"bare judge_photo {1000 * statistics.median(bare):.0f} ms "
+        f"(ratio {statistics.median(ms) / (1000 * statistics.median(bare)):.1f}x)"
+    )
 
 
 def idle_cpu(args: argparse.Namespace, size: tuple[int, int], journal: Path, *, still: bool) -> None:
@@ -175,18 +203,23 @@ def idle_cpu(args: argparse.Namespace, size: tuple[int, int], journal: Path, *, 
     loop.run(max_s=args.idle_s)
     cpu, wall = time.process_time() - cpu, time.monotonic() - wall
     what = "camera frames free (Pi camera)" if still else "synthetic renderer drawing each frame"
-    print(f"2. idle loop, clock running, {what}: {100 * cpu / wall:.1f} % of one core over {wall:.1f} s "
-          f"(goal < 10 %; {strip.frames and len(strip.shown_at)} LED frames shown)")
+    print(
+        f"2. idle loop, clock running, {what}: {100 * cpu / wall:.1f} % of one core over {wall:.1f} s "
+        f"(goal < 10 %; {strip.frames and len(strip.shown_at)} LED frames shown)"
+    )
     loop.close()
 
 
 def demo_memory() -> None:
     start = time.monotonic()
-    subprocess.run([sys.executable, "-m", "firmware.cli", "demo", "--headless"], cwd=ROOT, check=True,
-                   stdout=subprocess.DEVNULL)
+    subprocess.run(
+        [sys.executable, "-m", "firmware.cli", "demo", "--headless"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL
+    )
     peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    print(f"3. nardref demo --headless (3-point match): peak memory {peak_mb:.0f} MB (goal < 200 MB), "
-          f"{time.monotonic() - start:.1f} s")
+    print(
+        f"3. nardref demo --headless (3-point match): peak memory {peak_mb:.0f} MB (goal < 200 MB), "
+        f"{time.monotonic() - start:.1f} s"
+    )
 
 
 def main() -> None:

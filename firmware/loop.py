@@ -191,8 +191,9 @@ class MotionGate:
         import numpy as np
 
         image = frame.image
-        small = cv2.resize(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), (image.shape[1] // 4, image.shape[0] // 4),
-                           interpolation=cv2.INTER_AREA)
+        grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+        quarter = (image.shape[1] // 4, image.shape[0] // 4)
+        small = np.asarray(cv2.resize(grey, quarter, interpolation=cv2.INTER_AREA), np.uint8)
         moved = self._previous is None or float(np.max(cv2.absdiff(small, self._previous))) > self.settings.motion_level
         self._previous = small
         if moved:
@@ -292,6 +293,7 @@ class RefereeLoop:
         self._next_reopen_s = self._origin_s
         self._check: ref.TakeVerdict | None = None
         self._check_started_s = 0.0
+        self._told_unsteady = False
         self._refused_since_s: float | None = None
         self._before_image: npt.NDArray[np.uint8] | None = None
         self._judged_image: npt.NDArray[np.uint8] | None = None
@@ -332,14 +334,18 @@ class RefereeLoop:
                         self._carry_out(effects)
                         return self._blind(state)
             except (JournalError, ValueError, KeyError) as exc:
-                log.error("journal %s cannot be resumed (%s); it is kept and a new match starts", self.journal_path, exc)
+                log.error(
+                    "journal %s cannot be resumed (%s); it is kept and a new match starts", self.journal_path, exc
+                )
             self._archive()
         return self._blind(dataclasses.replace(state, faults=self._camera_faults))
 
     def _blind(self, state: ref.RefereeState) -> ref.RefereeState:
         """Apply the camera faults known at start (pausing the clock if a game is on)."""
         faults = state.faults
-        state, effects = ref.step(dataclasses.replace(state, faults=frozenset()), ref.FaultsChanged(faults), self.now_ns())
+        state, effects = ref.step(
+            dataclasses.replace(state, faults=frozenset()), ref.FaultsChanged(faults), self.now_ns()
+        )
         self._carry_out(effects)
         return state
 
@@ -493,6 +499,7 @@ class RefereeLoop:
                 self.dispatch(ref.DiceRolled(dice))
             elif isinstance(effect, ref.TakeVerdict):
                 self._check = effect
+                self._told_unsteady = False
                 self._check_started_s = self.clock.now()
                 self._refused_since_s = None
                 self.gate.reset()
@@ -559,6 +566,9 @@ class RefereeLoop:
         steady = self.gate.add(frame)
         if not steady:
             self._read_run = False
+            if self._check is not None and not self._told_unsteady and now - self._check_started_s > 1.0:
+                self._told_unsteady = True
+                self._announce("waiting for the board to hold still (hands off the board)")
             return
         mode = self.state.mode
         if mode == ref.Mode.CHECKING and self._check is not None:
@@ -594,15 +604,26 @@ class RefereeLoop:
             return
         rules = self.settings.match.rules
         verdict = judge_photo(
-            check.before, check.dice, frame.image, calibration=self.calibration, mover=check.colour,
-            home=check.home, before_image=self._before_image, rules=rules,  # type: ignore[arg-type]
+            check.before,
+            check.dice,
+            frame.image,
+            calibration=self.calibration,
+            mover=check.colour,
+            home=check.home,
+            before_image=self._before_image,
+            rules=rules,
         )
         if verdict.verdict == "illegal" and self._before_image is not None:
             # A false "illegal" is the one thing players do not forgive: an illegal verdict must also
             # stand on the reading alone, without the changes measured against the frame before.
             alone = judge_photo(
-                check.before, check.dice, frame.image, calibration=self.calibration, mover=check.colour,
-                home=check.home, rules=rules,  # type: ignore[arg-type]
+                check.before,
+                check.dice,
+                frame.image,
+                calibration=self.calibration,
+                mover=check.colour,
+                home=check.home,
+                rules=rules,
             )
             if alone.verdict != "illegal":
                 log.info("illegal only against the frame before the move; the reading alone says %s", alone.verdict)

@@ -69,7 +69,6 @@ from engine.match import (
     Roll,
     Take,
     TimedMatch,
-    TimeOut,
 )
 from engine.play import Play
 from engine.position import Position
@@ -78,7 +77,8 @@ from firmware.display import Checker, ClockView, CubeView, DisplayState, Fault, 
 from firmware.hardware.buttons import ButtonHeld, ButtonPressed
 from firmware.led_layout import Spot
 from vision.judge import PhotoVerdict
-from vision.layout import Layout, layout_from_position, point_index
+from vision.judge import Side as PictureSide
+from vision.layout import Home, Layout, layout_from_position, point_index
 
 __all__ = [
     "CAMERA_FAULTS",
@@ -233,7 +233,7 @@ class TakeVerdict:
     dice: Dice
     mover: int
     colour: Checker
-    home: str
+    home: PictureSide
     since_ns: int
 
 
@@ -259,7 +259,9 @@ class RestartFromJournal:
     """New-game was held in the failsafe state: rebuild everything from the journal."""
 
 
-Effect = JournalEvent | JournalClock | OpenJournal | RollDice | TakeVerdict | Buzz | Announce | NewMatch | RestartFromJournal
+Effect = (
+    JournalEvent | JournalClock | OpenJournal | RollDice | TakeVerdict | Buzz | Announce | NewMatch | RestartFromJournal
+)
 
 
 # ---- state ----------------------------------------------------------------------
@@ -272,9 +274,11 @@ class Seating:
     colours: tuple[Checker, Checker]
     side: Side
 
-    def home_of(self, seat: int) -> str:
+    def home_of(self, seat: int) -> PictureSide:
         """Where ``seat``'s home board lies in the camera picture."""
-        return f"{'bottom' if seat == 0 else 'top'}-{self.side}"
+        if seat == 0:
+            return "bottom-right" if self.side == "right" else "bottom-left"
+        return "top-right" if self.side == "right" else "top-left"
 
     def to_json(self) -> dict[str, object]:
         return {"colours": list(self.colours), "side": self.side}
@@ -283,13 +287,9 @@ class Seating:
     def from_json(cls, data: dict[str, object]) -> Seating:
         colours = data["colours"]
         side = data["side"]
-        if (
-            not isinstance(colours, list)
-            or sorted(colours) != ["dark", "light"]
-            or side not in ("right", "left")
-        ):
+        if not isinstance(colours, list) or sorted(colours) != ["dark", "light"] or side not in ("right", "left"):
             raise ValueError(f"seating {data!r}: expected colours light/dark and side right/left")
-        return cls((colours[0], colours[1]), side)  # type: ignore[arg-type]
+        return cls((colours[0], colours[1]), side)
 
 
 @dataclass(frozen=True)
@@ -314,8 +314,13 @@ class RefereeSettings:
         if not m.cube:
             rules = dataclasses.replace(rules, cube=False)
         match = MatchRules(
-            rules=rules, length=m.length, crawford=m.crawford, jacoby=m.jacoby, beavers=m.beaver,
-            automatic_doubles=1 if m.automatic_doubles else 0, max_cube=m.max_cube,
+            rules=rules,
+            length=m.length,
+            crawford=m.crawford,
+            jacoby=m.jacoby,
+            beavers=m.beaver,
+            automatic_doubles=1 if m.automatic_doubles else 0,
+            max_cube=m.max_cube,
         )
         resolved = config.clock.resolve(match_length=m.length)
         if resolved is None:
@@ -329,7 +334,9 @@ class RefereeSettings:
                 flag=FlagOutcome(flag),
             )
             match = dataclasses.replace(match, flag=FlagOutcome(flag))
-        return cls(match=match, clock=clock, home_side=config.board.home_side, warn_reserve_s=config.leds.warn_reserve_s)
+        return cls(
+            match=match, clock=clock, home_side=config.board.home_side, warn_reserve_s=config.leds.warn_reserve_s
+        )
 
 
 @dataclass(frozen=True)
@@ -387,7 +394,9 @@ def _mode_of(timed: TimedMatch) -> Mode:
     }[state.phase]
 
 
-def resume(settings: RefereeSettings, timed: TimedMatch, seating: Seating, now_ns: int) -> tuple[RefereeState, tuple[Effect, ...]]:
+def resume(
+    settings: RefereeSettings, timed: TimedMatch, seating: Seating, now_ns: int
+) -> tuple[RefereeState, tuple[Effect, ...]]:
     """The referee after a restart, from the match and clock the journal rebuilt.
 
     A clock the journal left paused (a crash while checking, a camera fault)
@@ -457,8 +466,9 @@ def _start_layouts(settings: RefereeSettings) -> list[tuple[Seating, Layout]]:
     found = []
     for side in sides:
         for colour in ("light", "dark"):
-            seating = Seating((colour, "dark" if colour == "light" else "light"), side)  # type: ignore[arg-type]
-            layout = layout_from_position(start_position, mover=colour, home=f"bottom-{side}", rules=settings.match.rules)  # type: ignore[arg-type]
+            seating = Seating((colour, "dark" if colour == "light" else "light"), side)
+            home: Home = "bottom-right" if side == "right" else "bottom-left"
+            layout = layout_from_position(start_position, mover=colour, home=home, rules=settings.match.rules)
             found.append((seating, layout))
     return found
 
@@ -507,13 +517,17 @@ def _unpause(state: RefereeState, reason: str, now_ns: int) -> tuple[RefereeStat
     return dataclasses.replace(state, timed=timed, paused_by=rest), effects
 
 
-def _apply(state: RefereeState, event: Event, now_ns: int, *, durable: bool = False) -> tuple[RefereeState, list[Effect]]:
+def _apply(
+    state: RefereeState, event: Event, now_ns: int, *, durable: bool = False
+) -> tuple[RefereeState, list[Effect]]:
     """Apply a match event; the mode follows the match's phase."""
     old = state.timed.state
     timed = state.timed.apply(event, now_ns)
     new = timed.state
     effects: list[Effect] = [JournalEvent(event, now_ns, timed, durable)]
-    state = dataclasses.replace(state, timed=timed, mode=_mode_of(timed), flagged=None, candidates=(), confirmed=frozenset())
+    state = dataclasses.replace(
+        state, timed=timed, mode=_mode_of(timed), flagged=None, candidates=(), confirmed=frozenset()
+    )
     if new.game != old.game or new.phase == Phase.MATCH_OVER:
         result = new.results[-1]
         effects.append(Announce(f"{result}; score {new.score[0]}-{new.score[1]}"))
@@ -609,7 +623,8 @@ def _board_seen(state: RefereeState, layout: Layout, now_ns: int) -> tuple[Refer
     effects.append(
         Announce(
             f"board set up: player 0 plays {seating.colours[0]}, player 1 {seating.colours[1]}, "
-            f"home boards on the {seating.side} (B3); game {state.timed.state.game}: press main to roll the opening (O1)"
+            f"home boards on the {seating.side} (B3); game {state.timed.state.game}: "
+            "press main to roll the opening (O1)"
         )
     )
     state = dataclasses.replace(
@@ -626,7 +641,10 @@ def _dice_rolled(state: RefereeState, dice: Dice, now_ns: int) -> tuple[RefereeS
         if dice.first == dice.second:
             return state, [*effects, Announce(f"opening roll {dice.first}-{dice.second}: a tie, roll again (O2)")]
         mover = 0 if dice.first > dice.second else 1
-        return state, [*effects, Announce(f"opening roll {dice.first}-{dice.second}: {_name(state, mover)} moves first (O1)")]
+        return state, [
+            *effects,
+            Announce(f"opening roll {dice.first}-{dice.second}: {_name(state, mover)} moves first (O1)"),
+        ]
     if state.mode != Mode.CUBE or match.turn is None:
         return state, []
     player = match.turn
@@ -724,11 +742,17 @@ def _button(state: RefereeState, event: ButtonPressed | ButtonHeld, now_ns: int)
             if role == "main":
                 return state, [RollDice(opening=False)]
             state, effects = _apply(state, Double(player), now_ns)
-            return state, [*effects, Announce(f"{_name(state, player)} doubles to {state.timed.state.offered_cube} (C1)")]
+            return state, [
+                *effects,
+                Announce(f"{_name(state, player)} doubles to {state.timed.state.offered_cube} (C1)"),
+            ]
         if mode == Mode.DOUBLED and match.actor == player:
             if role == "main":
                 state, effects = _apply(state, Take(player), now_ns)
-                return state, [*effects, Announce(f"{_name(state, player)} takes; cube at {state.timed.state.cube} (C2)")]
+                return state, [
+                    *effects,
+                    Announce(f"{_name(state, player)} takes; cube at {state.timed.state.cube} (C2)"),
+                ]
             state, effects = _apply(state, Drop(player), now_ns)
             return state, [Announce(f"{_name(state, player)} drops (C2)"), *effects]
         if mode == Mode.MOVING and player == mover and role == "main":
@@ -745,7 +769,10 @@ def _button(state: RefereeState, event: ButtonPressed | ButtonHeld, now_ns: int)
                 return state, [Announce(f"{_name(state, player)} accepts the resignation"), *effects]
             back = state.resume_mode or Mode.CUBE
             state, effects = _apply(state, RefuseResign(player), now_ns)
-            return dataclasses.replace(state, mode=back), [*effects, Announce(f"{_name(state, player)} refuses the resignation")]
+            return dataclasses.replace(state, mode=back), [
+                *effects,
+                Announce(f"{_name(state, player)} refuses the resignation"),
+            ]
     except MatchError as exc:
         return state, [Announce(f"not now: {exc}")]
     return state, []
@@ -757,14 +784,16 @@ def _check(state: RefereeState, now_ns: int) -> tuple[RefereeState, list[Effect]
     state, effects = _pause(state, "check", now_ns)
     state = dataclasses.replace(state, mode=Mode.CHECKING, flagged=None)
     mover = match.turn
+    seating = state.seating
+    assert seating is not None
     return state, [
         *effects,
         TakeVerdict(
             before=match.position,
             dice=match.dice,
             mover=mover,
-            colour=state.seating.colours[mover],
-            home=state.seating.home_of(mover),
+            colour=seating.colours[mover],
+            home=seating.home_of(mover),
             since_ns=now_ns,
         ),
     ]
@@ -778,7 +807,9 @@ def _accept(state: RefereeState, now_ns: int) -> tuple[RefereeState, list[Effect
     seen = state.flagged.seen
     rules = state.settings.match.rules
     if seen is None or position_status(seen, rules):
-        return state, [Announce("cannot accept: the board as read does not add up to 15 checkers each; fix it and press main")]
+        return state, [
+            Announce("cannot accept: the board as read does not add up to 15 checkers each; fix it and press main")
+        ]
     said = Announce(f"{_name(state, 1 - mover)} accepts the move as it stands (X1)")
     state, effects = _apply(state, Played(mover, Play(), after=seen, accepted_illegal=True), now_ns)
     return state, [said, *effects]
@@ -816,7 +847,14 @@ def display(state: RefereeState, now_ns: int) -> DisplayState:
         views = []
         for player in (0, 1):
             delay_ns, reserve_ns = timed.clock.left_ns(player, max(now_ns, timed.clock.at_ns or now_ns))
-            views.append(ClockView(delay_ns / SECOND, reserve_ns / SECOND, settings.delay_ns / SECOND, settings.reserve_ns[player] / SECOND))
+            views.append(
+                ClockView(
+                    delay_ns / SECOND,
+                    reserve_ns / SECOND,
+                    settings.delay_ns / SECOND,
+                    settings.reserve_ns[player] / SECOND,
+                )
+            )
         clocks = (views[0], views[1])
     cube: CubeView | None = None
     if match.settings.rules.cube and not match.crawford:

@@ -48,6 +48,10 @@ __all__ = ["FlakyCamera", "SimPlayers", "choose_play", "near_miss"]
 log = logging.getLogger(__name__)
 
 
+#: How the demo's players sit: player 0 light at the bottom, home boards on the right.
+DEMO_SEATING = ref.Seating(("light", "dark"), "right")
+
+
 class FlakyCamera:
     """A frame source that can be unplugged for a while (a loose ribbon cable)."""
 
@@ -126,7 +130,7 @@ class SimPlayers:
         rng: random.Random,
         camera: FlakyCamera | None = None,
         think_s: tuple[float, float] = (0.5, 1.5),
-        seating: ref.Seating = ref.Seating(("light", "dark"), "right"),
+        seating: ref.Seating = DEMO_SEATING,
         script: bool = True,
     ) -> None:
         self.source = source
@@ -291,7 +295,9 @@ class SimPlayers:
             script.done.add("hand")
             self._at(t + 0.5, lambda: self._show(board, hand=True))
             self._at(t + 0.8, self._press("main", mover))  # "done" with the hand still over the board
-            self._at(t + 2.5, lambda: self._show(board))
+            for k in range(1, 19):  # ... which goes on moving about for a while
+                self._at(t + 0.8 + 0.1 * k, lambda: self._show(hand=True))
+            self._at(t + 2.8, lambda: self._show(board))
             return
         self._at(t + 0.5, lambda: self._show(board))
         self._at(t + 0.9, self._press("main", mover))

@@ -12,7 +12,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, TextIO
 
 from engine.clock import SECOND
-from firmware.hardware.leds import render_ansi
 from firmware.referee import display
 
 if TYPE_CHECKING:
@@ -78,7 +77,7 @@ class TerminalView:
 
     def announce(self, text: str) -> None:
         if self.live:
-            self._lines = (self._lines + [text])[-self._history:]
+            self._lines = (self._lines + [text])[-self._history :]
         else:
             self.stream.write(text + "\n")
             self.stream.flush()
@@ -100,10 +99,11 @@ class TerminalView:
         layout, hand = self.table()
         shown = display(state, now_ns)
         clocks = ""
-        if state.timed.clock.settings.enabled:
+        clock = state.timed.clock
+        if clock.settings.enabled:
+            at_ns = max(now_ns, clock.at_ns or 0)
             clocks = "   ".join(
-                f"player {p}{' *' if shown.turn == p else '  '} {_clock_text(state.timed.clock.left_ns(p, max(now_ns, state.timed.clock.at_ns or 0)))}"
-                for p in (0, 1)
+                f"player {p}{' *' if shown.turn == p else '  '} {_clock_text(clock.left_ns(p, at_ns))}" for p in (0, 1)
             )
         length = f" of {match.settings.length}" if match.settings.length else ""
         lines = [

@@ -39,7 +39,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser.add_argument("--seed", type=int, default=1, help="random seed of the players, dice and board (default 1)")
     parser.add_argument("--length", type=int, default=3, help="match length in points (default 3)")
     parser.add_argument("--fast", action="store_true", help="simulated time as fast as the computer goes")
-    parser.add_argument("--speed", type=float, default=12.0, help="simulated seconds per real second when live (default 12)")
+    parser.add_argument(
+        "--speed", type=float, default=12.0, help="simulated seconds per real second when live (default 12)"
+    )
     parser.add_argument("--journal", metavar="FILE", help="keep the match journal here (default: a temporary folder)")
     parser.set_defaults(handler=run)
 
@@ -77,9 +79,9 @@ def build(
     from vision.render import CameraPose, Effects, Lighting
 
     config = parse_config(
-        f"[match]\nlength = {length}\n[clock]\npreset = \"{clock_preset}\"\n"
-        "[buttons]\nbackend = \"simulated\"\nbounce_s = 0.0\n"
-        "[leds]\nbackend = \"simulated\"\n[buzzer]\nbackend = \"simulated\"\n[camera]\nbackend = \"synthetic\"\n",
+        f'[match]\nlength = {length}\n[clock]\npreset = "{clock_preset}"\n'
+        '[buttons]\nbackend = "simulated"\nbounce_s = 0.0\n'
+        '[leds]\nbackend = "simulated"\n[buzzer]\nbackend = "simulated"\n[camera]\nbackend = "synthetic"\n',
         source="<demo>",
     )
     layout = LedLayout.from_config(config.layout)
@@ -112,7 +114,7 @@ def build(
         journal_path=journal,
         clock=clock,
         roller=DiceRoller(rng=random.Random(seed)),
-        source=camera,  # type: ignore[arg-type]
+        source=camera,
         calibration=calibration,
         strip=strip,
         buzzer=Buzzer.from_config(config.buzzer),
@@ -144,7 +146,11 @@ def run(args: argparse.Namespace) -> int:
         view: TerminalView | None = None
         lines: list[str] = []
         loop, players, strip = build(
-            seed=args.seed, length=args.length, journal=journal, clock=clock, frames_dir=frames_dir,
+            seed=args.seed,
+            length=args.length,
+            journal=journal,
+            clock=clock,
+            frames_dir=frames_dir,
             on_announce=lambda text: view.announce(text) if view is not None else lines.append(text),
         )
         live = sys.stdout.isatty() and not args.headless

@@ -55,8 +55,12 @@ def open_camera(config: Any, *, clock: Any) -> Any:
     from vision.render import CameraPose, Effects, Lighting
 
     source = SyntheticSource(
-        rng=np.random.default_rng(camera.seed), size=size, camera=CameraPose.overhead(), lighting=Lighting.even(),
-        effects=Effects.none(), clock=clock,
+        rng=np.random.default_rng(camera.seed),
+        size=size,
+        camera=CameraPose.overhead(),
+        lighting=Lighting.even(),
+        effects=Effects.none(),
+        clock=clock,
     )
     source.show(layout_from_position(Position.start()))
     return source

@@ -22,8 +22,19 @@ from firmware.journal import load, rebuild
 
 
 def _demo(journal: Path) -> list[str]:
-    return [sys.executable, "-m", "firmware.cli", "demo", "--headless", "--length", "1", "--seed", "4",
-            "--journal", str(journal)]
+    return [
+        sys.executable,
+        "-m",
+        "firmware.cli",
+        "demo",
+        "--headless",
+        "--length",
+        "1",
+        "--seed",
+        "4",
+        "--journal",
+        str(journal),
+    ]
 
 
 def test_crash_resume_after_sigkill_mid_game(tmp_path: Path) -> None:
@@ -46,7 +57,7 @@ def test_crash_resume_after_sigkill_mid_game(tmp_path: Path) -> None:
 
     after = load(journal)
     assert after.records[: len(before.records)] == before.records  # nothing confirmed was lost
-    resumed = after.records[len(before.records):]
+    resumed = after.records[len(before.records) :]
     assert len(resumed) >= 8 and resumed[0]["t_ns"] >= before.records[-1]["t_ns"]
     final = rebuild(after)  # raises if a stored clock figure does not follow from the replay
     assert final.state.game == 1 and len(final.state.position.me) == 26

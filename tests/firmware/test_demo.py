@@ -29,7 +29,7 @@ def test_demo_whole_match_through_rendered_frames(tmp_path: Path) -> None:
     assert loop.state.mode == ref.Mode.MATCH_OVER
     assert "set-up check: not the starting position" in said
     assert "illegal move by" in said  # the scripted mistake is caught ...
-    assert "waiting for a clear view" in said  # ... the hand over the board is waited out ...
+    assert "waiting for the board to hold still" in said  # ... the hand over the board is waited out ...
     assert "camera fault: camera_lost" in said and "the view is back" in said
     assert len(loop.verdict_latency_s) > 20  # every move judged from camera frames
     assert max(loop.verdict_latency_s) < 30.0
@@ -38,10 +38,24 @@ def test_demo_whole_match_through_rendered_frames(tmp_path: Path) -> None:
     assert len(strip.frames) == 1 and any(any(p) for p in strip.latest)
 
 
-def test_demo_command_headless_prints_events_and_saves_frames(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_demo_command_headless_prints_events_and_saves_frames(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     frames = tmp_path / "frames"
-    code = main(["demo", "--headless", "--length", "1", "--seed", "2", "--frames", str(frames),
-                 "--journal", str(tmp_path / "j.jsonl")])
+    code = main(
+        [
+            "demo",
+            "--headless",
+            "--length",
+            "1",
+            "--seed",
+            "2",
+            "--frames",
+            str(frames),
+            "--journal",
+            str(tmp_path / "j.jsonl"),
+        ]
+    )
     out = capsys.readouterr().out
     assert code == 0
     assert "board set up" in out and "match over" in out

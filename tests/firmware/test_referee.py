@@ -23,6 +23,7 @@ from vision.layout import layout_from_position
 START = Position.start()
 SETTINGS = ref.RefereeSettings(match=MatchRules(length=3), clock=ClockSettings.app())
 SEATING = ref.Seating(("light", "dark"), "right")
+OPENING = Dice(3, 1)
 
 
 class Drive:
@@ -68,7 +69,7 @@ def legal(before: Position, dice: Dice, index: int = 0) -> PhotoVerdict:
     return PhotoVerdict("legal", play=legal_plays(before, dice)[index])
 
 
-def opened(dice: Dice = Dice(3, 1)) -> Drive:
+def opened(dice: Dice = OPENING) -> Drive:
     drive = Drive()
     drive.set_up()
     drive.press(0)
@@ -84,7 +85,9 @@ def test_referee_setup_check_lights_wrong_points_then_reads_the_seating() -> Non
     wrong = layout_from_position(Position(tuple(me), START.them), mover="dark", home="bottom-left")
     effects = drive(ref.BoardSeen(wrong))
     assert drive.state.mode == ref.Mode.SETUP
-    assert len(drive.state.setup_wrong) == 2 and ref.display(drive.state, drive.t).setup_wrong == drive.state.setup_wrong
+    assert (
+        len(drive.state.setup_wrong) == 2 and ref.display(drive.state, drive.t).setup_wrong == drive.state.setup_wrong
+    )
     assert any(isinstance(e, ref.Announce) and "B4" in e.text for e in effects)
     effects = drive(ref.BoardSeen(layout_from_position(START, mover="dark", home="bottom-left")))
     assert drive.state.mode == ref.Mode.OPENING
@@ -261,7 +264,9 @@ def test_referee_forced_pass_happens_by_itself_m7() -> None:
         (3, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0),
     )
     timed = TimedMatch.start(SETTINGS.match, SETTINGS.clock)
-    timed = dataclasses.replace(timed, state=dataclasses.replace(timed.state, phase=Phase.ROLL, turn=0, position=closed))
+    timed = dataclasses.replace(
+        timed, state=dataclasses.replace(timed.state, phase=Phase.ROLL, turn=0, position=closed)
+    )
     state, _ = ref.resume(SETTINGS, timed, SEATING, 0)
     drive = Drive()
     drive.state = state

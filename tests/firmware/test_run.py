@@ -31,7 +31,10 @@ def _write_config(tmp_path: Path, extra: str = "") -> Path:
 def _start(config: Path) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [sys.executable, "-m", "firmware.cli", "-v", "run", "--config", str(config)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
 
 
@@ -43,7 +46,7 @@ def _stop(process: subprocess.Popen[str]) -> tuple[int, str]:
 
 def test_run_bad_config_names_the_key_and_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "bad.toml"
-    path.write_text("[match]\nlength = \"seven\"\n", encoding="utf-8")
+    path.write_text('[match]\nlength = "seven"\n', encoding="utf-8")
     assert main(["run", "--config", str(path)]) == 2
     err = capsys.readouterr().err
     assert "match.length" in err and "line 2" in err
