@@ -43,7 +43,8 @@ def board_text(layout: Layout | None, *, colour: bool, hand: bool = False) -> li
     def row(points: tuple[int, ...]) -> str:
         return "".join(cell(n) for n in points[:6]) + " | " + "".join(cell(n) for n in points[6:])
 
-    bar = f"bar o{layout.bar_light} x{layout.bar_dark}" + ("   [a hand over the board]" if hand else "")
+    bar = f"bar o{layout.bar_light} x{layout.bar_dark}   off o{layout.off_light} x{layout.off_dark}"
+    bar += "   [a hand over the board]" if hand else ""
     return [" " + row(layout.top), "   " + bar, " " + row(layout.bottom)]
 
 

@@ -40,7 +40,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser.add_argument("--length", type=int, default=3, help="match length in points (default 3)")
     parser.add_argument("--fast", action="store_true", help="simulated time as fast as the computer goes")
     parser.add_argument(
-        "--speed", type=float, default=12.0, help="simulated seconds per real second when live (default 12)"
+        "--speed", type=float, default=15.0, help="simulated seconds per real second when live (default 15)"
     )
     parser.add_argument("--journal", metavar="FILE", help="keep the match journal here (default: a temporary folder)")
     parser.set_defaults(handler=run)
