@@ -313,18 +313,19 @@ def _journal(drive: Drive, path: Path) -> TimedMatch:
     return rebuild(load(path))
 
 
-@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize("seed", [1, 2, 3])
 def test_referee_whole_match_from_setup_to_match_end_replays_from_its_journal(seed: int, tmp_path: Path) -> None:
+    """Whole matches with illegal moves (corrected or accepted, X1), cube actions, camera faults,
+    verdicts in doubt and a flag fall; the journal of effects replays to the same match and clock."""
     rng = random.Random(seed)
     drive = Drive()
     drive.set_up()
-    games = 0
-    for _ in range(3000):
+    seen_events: set[str] = set()
+    for _ in range(5000):
         mode = drive.state.mode
         if mode == ref.Mode.MATCH_OVER:
             break
         if mode == ref.Mode.GAME_OVER:
-            games += 1
             drive(ref.BoardSeen(layout_from_position(START, mover="light", home="bottom-right")))
         elif mode == ref.Mode.OPENING:
             drive.press(rng.randrange(2))
@@ -332,22 +333,63 @@ def test_referee_whole_match_from_setup_to_match_end_replays_from_its_journal(se
         elif mode == ref.Mode.CUBE:
             turn = drive.match.turn
             assert turn is not None
-            if rng.random() < 0.05 and not drive.match.crawford and drive.match.cube_owner in (None, turn):
+            may_double = not drive.match.crawford and drive.match.cube_owner in (None, turn)
+            if may_double and ("double" not in seen_events or rng.random() < 0.05):
                 drive.press(turn, "second")
+                seen_events.add("double")
             else:
                 drive.roll(Dice(rng.randint(1, 6), rng.randint(1, 6)))
         elif mode == ref.Mode.DOUBLED:
-            drive.press(1 - drive.match.turn, "main" if rng.random() < 0.7 else "second")  # type: ignore[operator]
+            taker = 1 - drive.match.turn  # type: ignore[operator]
+            drive.press(taker, "main" if rng.random() < 0.7 else "second")
         elif mode == ref.Mode.MOVING:
-            mover = drive.match.turn
-            assert mover is not None and drive.match.dice is not None
-            plays = legal_plays(drive.match.position, drive.match.dice)
-            drive.press(mover, dt_s=rng.uniform(0.2, 3.0))
-            drive(ref.VerdictReady(PhotoVerdict("legal", play=rng.choice(plays))), 0.2)
+            _move(drive, rng, seen_events)
         else:
             raise AssertionError(f"unexpected mode {mode}")
     assert drive.state.mode == ref.Mode.MATCH_OVER
     assert max(drive.match.score) >= 3
+    assert {"double", "illegal", "x1", "camera", "doubt", "flag"} <= seen_events
     replayed = _journal(drive, tmp_path / "journal.jsonl")
     assert replayed.state == drive.state.timed.state
     assert replayed.clock == drive.state.timed.clock
+
+
+def _move(drive: Drive, rng: random.Random, seen_events: set[str]) -> None:
+    """One turn of a player who sometimes errs, thinks too long, or meets a camera fault."""
+    from firmware.simplayers import near_miss
+
+    mover, dice, before = drive.match.turn, drive.match.dice, drive.match.position
+    assert mover is not None and dice is not None
+    plays = legal_plays(before, dice)
+    chosen = rng.choice(plays)
+    if "flag" not in seen_events and {"camera", "illegal", "x1", "doubt", "double"} <= seen_events:
+        seen_events.add("flag")
+        drive(ref.Tick(), 200.0)  # thinks far too long: the flag falls (T3)
+        assert drive.state.mode in (ref.Mode.GAME_OVER, ref.Mode.MATCH_OVER)
+        return
+    # every kind of trouble happens early once, then now and then
+    if "camera" not in seen_events or rng.random() < 0.05:
+        seen_events.add("camera")
+        drive(ref.FaultsChanged(frozenset({Fault.CAMERA_LOST})), 1.0)
+        drive(ref.Tick(), 300.0)  # no flag falls while the referee cannot see
+        drive(ref.FaultsChanged(frozenset()), 1.0)
+    drive.press(mover, dt_s=rng.uniform(0.2, 3.0))
+    erring = "x1" not in seen_events or rng.random() < 0.1
+    wrong = near_miss(before, dice, chosen.after, SETTINGS.match.rules) if erring else None
+    if wrong is not None:
+        drive(ref.VerdictReady(PhotoVerdict("illegal", nearest=(chosen,)), wrong), 0.2)
+        assert drive.state.mode == ref.Mode.ILLEGAL
+        if "illegal" in seen_events and ("x1" not in seen_events or rng.random() < 0.5):
+            seen_events.add("x1")
+            drive.press(1 - mover)  # accepted as it stands
+            assert drive.state.mode == ref.Mode.GAME_OVER or drive.match.position_of(mover) == wrong
+            return
+        seen_events.add("illegal")
+        drive.press(mover)  # corrected
+    if "doubt" not in seen_events or rng.random() < 0.05:
+        seen_events.add("doubt")
+        drive(ref.VerdictReady(PhotoVerdict("refused"), chosen.after), 0.2)
+        drive.press(0)
+        drive.press(1)
+        return
+    drive(ref.VerdictReady(PhotoVerdict("legal", play=chosen)), 0.2)
