@@ -234,7 +234,7 @@ class RefereeLoop:
 
     ``source`` None (or one that fails) is a camera fault, ``strip`` None a
     strip fault: shown, logged, never a crash. ``on_announce`` receives every
-    line for people; ``on_frame`` every camera frame taken.
+    line for people; ``last_frame`` is the latest camera frame taken.
     """
 
     def __init__(
@@ -255,7 +255,6 @@ class RefereeLoop:
         led_interval_s: float = 0.1,
         actors: Sequence[Actor] = (),
         on_announce: Callable[[str], None] | None = None,
-        on_frame: Callable[[Frame], None] | None = None,
         reopen_source: Callable[[], FrameSource] | None = None,
         journal_sync: bool = True,
     ) -> None:
@@ -275,7 +274,6 @@ class RefereeLoop:
         self.led_interval_s = led_interval_s
         self.actors = list(actors)
         self.on_announce = on_announce
-        self.on_frame = on_frame
         self.reopen_source = reopen_source
         self.journal_sync = journal_sync
         self.events: queue.SimpleQueue[Any] = queue.SimpleQueue()
@@ -297,7 +295,7 @@ class RefereeLoop:
         self._refused_since_s: float | None = None
         self._before_image: npt.NDArray[np.uint8] | None = None
         self._judged_image: npt.NDArray[np.uint8] | None = None
-        self._last_frame: Frame | None = None
+        self.last_frame: Frame | None = None
         self._read_run = False
         self._camera_faults: frozenset[Fault] = frozenset() if source is not None else frozenset({Fault.CAMERA_LOST})
         if calibration is None:
@@ -323,8 +321,9 @@ class RefereeLoop:
                 seating_data = (loaded.header or {}).get("seating")
                 if loaded.header is not None and seating_data is not None:
                     timed = rebuild(loaded)
-                    if loaded.records:
-                        self._base_ns = int(loaded.records[-1]["t_ns"])
+                    if loaded.records:  # the time line goes on from the last record: downtime is no one's
+                        self._base_ns = max(self._last_ns, int(loaded.records[-1]["t_ns"]))
+                        self._origin_s = self.clock.now()
                         self._last_ns = self._base_ns
                     if timed.state.winner is None:
                         seating = ref.Seating.from_json(seating_data)
@@ -493,7 +492,7 @@ class RefereeLoop:
                 header = make_header(self.settings.match, self.settings.clock)
                 header["seating"] = effect.seating.to_json()
                 self.writer = JournalWriter(self.journal_path, header, sync=self.journal_sync)
-                self._before_image = self._last_frame.image if self._last_frame is not None else None
+                self._before_image = self.last_frame.image if self.last_frame is not None else None
             elif isinstance(effect, ref.RollDice):
                 dice = self.roller.opening() if effect.opening else self.roller.roll()
                 self.dispatch(ref.DiceRolled(dice))
@@ -559,9 +558,7 @@ class RefereeLoop:
         if frame is None:
             return
         self._set_camera_faults(self._camera_faults - {Fault.CAMERA_LOST})
-        self._last_frame = frame
-        if self.on_frame is not None:
-            self.on_frame(frame)
+        self.last_frame = frame
         was_steady = self.gate.steady() is not None
         steady = self.gate.add(frame)
         if not steady:

@@ -9,8 +9,8 @@ an illegal move the referee catches (then corrected), a hand over the board
 it waits out, a camera drop-out that pauses the clock, and cube actions.
 
 On a terminal it is drawn live (the table, the LED strip, the clocks, the
-events); ``--headless`` prints the events only; ``--frames DIR`` saves the
-camera frames and the LED frames as PNGs. Simulated time runs faster than
+events); ``--headless`` prints the events only; ``--frames DIR`` saves, at
+each event, the camera's latest frame and the LED frame as PNGs. Simulated time runs faster than
 real time (``--fast``: as fast as the computer goes). Exit 0 when the match
 was played to its end.
 """
@@ -53,7 +53,6 @@ def build(
     journal: Path,
     clock: Any,
     size: tuple[int, int] = (800, 500),
-    frames_dir: Path | None = None,
     on_announce: Any = None,
     script: bool = True,
     clock_preset: str = "app",
@@ -99,15 +98,6 @@ def build(
     calibration = calibrate(first.image, source.last_corners)
     camera = FlakyCamera(source, clock=clock.now)
     strip = SimulatedStrip(layout.num_pixels, clock=clock.now, layout=layout, keep=1)
-    on_frame = None
-    if frames_dir is not None:
-        import cv2
-
-        frames_dir.mkdir(parents=True, exist_ok=True)
-
-        def on_frame(frame: Any) -> None:
-            cv2.imwrite(str(frames_dir / f"camera-{frame.index:05d}.png"), frame.image)
-
     loop = RefereeLoop(
         settings=RefereeSettings.from_config(config),
         layout=layout,
@@ -120,7 +110,6 @@ def build(
         buzzer=Buzzer.from_config(config.buzzer),
         gate=GateSettings(fps=20.0),
         on_announce=on_announce,
-        on_frame=on_frame,
         journal_sync=False,
     )
     buttons = ButtonPanel.simulated(config.buttons, post=loop.post)
@@ -150,7 +139,6 @@ def run(args: argparse.Namespace) -> int:
             length=args.length,
             journal=journal,
             clock=clock,
-            frames_dir=frames_dir,
             on_announce=lambda text: view.announce(text) if view is not None else lines.append(text),
         )
         live = sys.stdout.isatty() and not args.headless
@@ -159,14 +147,20 @@ def run(args: argparse.Namespace) -> int:
             view.announce(text)
         loop.actors.append(view)
         if frames_dir is not None:
+            import cv2
+
+            frames_dir.mkdir(parents=True, exist_ok=True)
             saved = [0]
 
-            def save_leds(text: str) -> None:
+            def save_frames(text: str) -> None:
+                """At each event: the camera's latest frame and the LEDs, numbered alike."""
                 view.announce(text)
                 saved[0] += 1
+                if loop.last_frame is not None:
+                    cv2.imwrite(str(frames_dir / f"camera-{saved[0]:04d}.png"), loop.last_frame.image)
                 strip.save_png(frames_dir / f"leds-{saved[0]:04d}.png")
 
-            loop.on_announce = save_leds
+            loop.on_announce = save_frames
         try:
             if live:
                 logging.getLogger("firmware").setLevel(logging.ERROR)  # log lines would tear the live view

@@ -17,7 +17,7 @@ from firmware import referee as ref
 from firmware.config import default_config
 from firmware.dice import DiceRoller
 from firmware.display import Fault
-from firmware.hardware.buttons import ButtonPressed
+from firmware.hardware.buttons import ButtonHeld, ButtonPressed
 from firmware.hardware.leds import SimulatedStrip, StripError
 from firmware.led_layout import LedLayout
 from firmware.loop import FakeClock, GateSettings, MotionGate, RefereeLoop, Stop
@@ -210,3 +210,21 @@ def test_loop_sends_ready_and_watchdog(tmp_path: Path) -> None:
     watchdogs = [i for i, m in enumerate(messages) if m == "WATCHDOG=1"]
     assert len(ready) == 1 and len(watchdogs) >= 4 and ready[0] < watchdogs[0]  # every 1 s over 5 s
     assert messages[-1] == "STOPPING=1"
+
+
+def test_loop_failsafe_then_new_game_hold_rebuilds_from_the_journal(tmp_path: Path) -> None:
+    clock = FakeClock()
+    loop = make_loop(tmp_path, clock=clock, source=FakeCamera(clock), calibration=object())
+    loop.dispatch(ref.BoardSeen(START))
+    loop.post(ButtonPressed("main", 0))
+    loop.run(max_s=1.0)
+    assert loop.state.mode == ref.Mode.MOVING
+    match = loop.state.timed.state
+    loop.state, effects = ref.failsafe(loop.state, loop.now_ns(), "test")
+    assert loop.state.mode == ref.Mode.FAILSAFE
+    before_ns = loop.now_ns()
+    loop.post(ButtonHeld("new_game"))
+    loop.run(max_s=1.0)
+    assert loop.state.mode == ref.Mode.MOVING and loop.state.timed.state == match
+    assert loop.now_ns() >= before_ns and not loop.state.timed.clock.paused
+    loop.close()
