@@ -55,10 +55,13 @@ def _disc() -> FloatArray:
     c = (PATCH - 1) / 2
     yy, xx = np.mgrid[0:PATCH, 0:PATCH]
     mask = (((yy - c) ** 2 + (xx - c) ** 2) <= (0.5 * PATCH) ** 2).astype(np.float32)
+    mask[: PATCH // 4] *= 0.25  # the side towards the edge, where the checker before spills over
     return np.asarray(mask / mask.sum(), np.float32)
 
 
-#: Weights of the patch pixels: the checker's disc (face, rim and edge).
+#: Weights of the patch pixels: the checker's disc (face, rim and edge),
+#: less on the side towards the board's edge (patches are turned so that
+#: side is up on both rows).
 DISC = _disc()
 
 
@@ -344,7 +347,7 @@ def learn_from_layout(
     # an empty slot keeps its own look (less stray) unless a checker stood next to it
     beside = np.zeros_like(empty)
     beside[:, :, 1:] = ~empty[:, :, :-1]
-    background_spread = np.where(empty & ~beside, max(MIN_SPREAD, 0.5 * empty_s), empty_s).astype(np.float32)
+    background_spread = np.where(empty & ~beside, max(1.5 * MIN_SPREAD, 0.75 * empty_s), empty_s).astype(np.float32)
     model = ColourModel(
         background=background,
         background_spread=background_spread,

@@ -35,7 +35,8 @@ class SlotFeatures:
     """Patches of every slot of one rectified board.
 
     ``patches``: (2, 12, S, T, T, 4) Lab (OpenCV 8-bit scale) and the
-    lightness edge strength, rows top (TL->TR) and bottom (BL->BR); ``bar``:
+    lightness edge strength, rows top (TL->TR) and bottom (BL->BR), each
+    patch turned so that the board's edge is up; ``bar``:
     (B, T, T, 4) along the bar, top to bottom; ``lab``: (2, 12, S, 3) the mean
     colour of each slot's centre.
     """
@@ -48,6 +49,8 @@ class SlotFeatures:
     """(2, 12, S, 2) where each slot's centre lies in ``thumbnail``."""
     bar_xy: FloatArray
     """(B, 2) where each bar probe lies in ``thumbnail``."""
+    bar_edges: tuple[float, float]
+    """The bar's left and right edges, ``thumbnail`` x."""
 
     @property
     def lab(self) -> FloatArray:
@@ -95,12 +98,15 @@ def measure(rectified: Image, geometry: BoardGeometry) -> SlotFeatures:
     shift = 0.5 * scale - 0.5
     centres = slot_centres(geometry)
     bar_centres = bar_slot_centres(geometry)
+    patches = _patches(small, centres + shift / scale, scale)
+    patches[1] = patches[1, :, :, ::-1]  # the bottom row turned: the board's edge is up in every patch
     return SlotFeatures(
-        patches=_patches(small, centres + shift / scale, scale),
+        patches=patches,
         bar=_patches(small, bar_centres + shift / scale, scale),
         thumbnail=np.ascontiguousarray(small[:, :, :3]),
         slot_xy=(centres * scale + shift).astype(np.float32),
         bar_xy=(bar_centres * scale + shift).astype(np.float32),
+        bar_edges=(geometry.bar[0] * scale + shift, geometry.bar[1] * scale + shift),
     )
 
 

@@ -58,8 +58,10 @@ class JudgeConfig:
     contradiction: float = 0.02
     #: The chosen outcome must give every slot at least this probability.
     support: float = 0.15
-    #: An illegal verdict needs, on every legal outcome, a contradicted point read at least this surely.
+    #: An illegal verdict needs, on every legal outcome, a contradicted point read at least this surely...
     sure_point: float = 0.9
+    #: ... where the slot that contradicts is within this many spreads of what it is read as.
+    proof_spreads: float = 1.5
     #: A slot did not change when it changed less than this share of what the change of state would make...
     unchanged_share: float = 0.25
     #: ... provided that change would be at least this big (Lab units).
@@ -219,6 +221,11 @@ def judge_reading(
         p = np.take_along_axis(prob, np.maximum(states, 0)[..., None].astype(np.intp), axis=-1)[..., 0]
         p = np.where(known, p, 1.0)
         bad = p <= config.contradiction
+        # proof: the slot looks much like another state (a checker's look, or an empty point's)
+        if seen_reading.slot_z is not None:
+            proof = bad & (seen_reading.slot_z.min(axis=-1) <= config.proof_spreads)
+        else:
+            proof = bad
         if changes is not None:
             # a slot the outcome must change but that clearly did not change
             # (the converse is no evidence: players nudge checkers they do not move)
@@ -238,7 +245,7 @@ def judge_reading(
                 layout=layout,
                 plays=members,
                 contradicted=contradicted,
-                proven=contradicted & differs & sure_points,
+                proven=np.asarray(proof.any(axis=-1), np.bool_) & differs & sure_points,
                 bar_contradicted=bar_sure and (layout.bar_light, layout.bar_dark) != (seen_reading.bar_light, seen_reading.bar_dark),
                 weak=np.asarray((p < config.support).any(axis=-1), np.bool_),
                 log_likelihood=float(np.log(np.maximum(p, 1e-6)).sum()),

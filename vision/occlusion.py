@@ -74,6 +74,13 @@ def care_mask(features: SlotFeatures, checkers: BoolArray, counts: npt.NDArray[n
     (``counts`` (2, 12) from the reading). Whatever stands on a slot and does
     not look like a checker stays in: a hand is not a checker."""
     care = np.ones(features.thumbnail.shape[:2], np.bool_)
+    # the frame's and the bar's edges cast shadows that move with the light
+    # and a little with every frame: leave a third of a checker along them
+    edge = PATCH // 3
+    care[:edge], care[-edge:], care[:, :edge], care[:, -edge:] = False, False, False, False
+    bar_half = (features.bar_edges[1] - features.bar_edges[0]) / 2
+    for x in (features.bar_xy[0, 0] - bar_half, features.bar_xy[0, 0] + bar_half):
+        care[:, max(int(round(float(x))) - edge, 0) : int(round(float(x))) + edge + 1] = False
     slots = features.slot_xy.shape[2]
     half = _HALF + 1
     for row, col, k in zip(*np.nonzero(checkers)):

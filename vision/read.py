@@ -44,9 +44,9 @@ class ReadConfig:
     #: A slot (and so a point) is confident when its class probability reaches this.
     confident: float = 0.9
     #: A slot farther than this many spreads from every class fits nothing calibrated.
-    unexplained_spreads: float = 4.5
+    unexplained_spreads: float = 4.0
     #: This many unexplained slots (or one whole point) make the frame occluded.
-    occluded_slots: int = 3
+    occluded_slots: int = 2
     #: A slot read as a checker counts as one only within this many spreads of a checker's look.
     checker_fit_spreads: float = 3.0
     #: Confidence factor for a stack filling every slot (more may be piled on it).
@@ -82,6 +82,8 @@ class Reading:
     uncertain: tuple[str, ...]
     refusal: Refusal | None = None
     rectified: Image | None = field(default=None, repr=False)
+    slot_z: FloatArray | None = field(default=None, repr=False)
+    """(2, 12, S, 3) distance of each slot from each class's look, in spreads."""
 
     @property
     def refused(self) -> bool:
@@ -100,6 +102,7 @@ class Reading:
             uncertain=self.uncertain,
             refusal=self.refusal,
             rectified=None if self.rectified is None else self.rectified[::-1, ::-1].copy(),
+            slot_z=None if self.slot_z is None else self.slot_z[::-1, ::-1].copy(),
         )
 
     def layout(self) -> Layout:
@@ -177,6 +180,13 @@ def slot_probabilities(features: SlotFeatures, model: ColourModel, *, config: Re
     """(2, 12, S, 3) probabilities of empty/light/dark per slot, and (2, 12, S)
     the distance to the nearest template in spreads (how well anything
     learned explains the slot)."""
+    prob, z = slot_z_scores(features, model)
+    return prob, np.asarray(z.min(axis=-1), np.float32)
+
+
+def slot_z_scores(features: SlotFeatures, model: ColourModel) -> tuple[FloatArray, FloatArray]:
+    """(2, 12, S, 3) probabilities and distances in spreads of every slot
+    from the empty look and from a light and a dark checker."""
     model = model.resized(features.patches.shape[2])
     spread = np.stack(
         [model.background_spread, np.full_like(model.background_spread, model.spread[1]), np.full_like(model.background_spread, model.spread[2])],
@@ -189,7 +199,8 @@ def slot_probabilities(features: SlotFeatures, model: ColourModel, *, config: Re
     alike[:, :, 1:] = template_distance(patches[:, :, 1:], patches[:, :, :-1]) / model.self_spread
     z = np.asarray(distances / spread, np.float32)
     z[..., 1:] = np.maximum(z[..., 1:], alike[..., None])
-    return _probabilities(z, np.ones(3, np.float32))
+    prob, _ = _probabilities(z, np.ones(3, np.float32))
+    return prob, z
 
 
 def _read_points(prob: FloatArray, *, config: ReadConfig) -> tuple[npt.NDArray[np.int64], FloatArray]:
@@ -285,8 +296,17 @@ def read_rectified(
     features = measure(rectified, geometry)
     if model is None:
         model = learn_from_image(features)
-    prob, nearest = slot_probabilities(features, model, config=config)
-    refusal = check_occlusion(nearest, unexplained_spreads=config.unexplained_spreads, occluded_slots=config.occluded_slots)
+    prob, slot_z = slot_z_scores(features, model)
+    nearest = np.asarray(slot_z.min(axis=-1), np.float32)
+    # the slot just past a line of checkers shows the last one's side and
+    # shadow, and past the fifth the checkers pile as they will: neither
+    # counts as unexplained
+    judged = np.ones(nearest.shape, np.bool_)
+    judged[:, :, 1:] = prob[:, :, :-1, EMPTY] >= 0.5
+    judged[:, :, LINE:] = False
+    refusal = check_occlusion(
+        np.where(judged, nearest, 0.0), unexplained_spreads=config.unexplained_spreads, occluded_slots=config.occluded_slots
+    )
     counts, confidence = _read_points(prob, config=config)
     bar_light, bar_dark, bar_conf, bar_occupied = _read_bar(features, model)
     if refusal is None and empty is not None:
@@ -305,6 +325,7 @@ def read_rectified(
         uncertain=tuple(uncertain),
         refusal=refusal,
         rectified=rectified,
+        slot_z=slot_z,
     )
 
 

@@ -51,9 +51,9 @@ class RefusalConfig:
     #: Colour just outside the outline changed by more than this (Lab): moved.
     max_outline_shift: float = 30.0
     #: A frame departs from the expected board where it differs by more than this (Lab).
-    occlusion_residual: float = 38.0
+    occlusion_residual: float = 32.0
     #: ... over an area at least this many checker discs: something covers the board.
-    occlusion_area: float = 1.4
+    occlusion_area: float = 0.8
 
     def to_json(self) -> dict[str, Any]:
         return dict(self.__dict__)
