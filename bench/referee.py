@@ -6,9 +6,9 @@ Figures (real time, the real loop with :class:`~firmware.loop.MonotonicClock`):
 
 1. **press to verdict on the LEDs**, on the synthetic board: from the mover's
    main-button press (posted as the button callback would) to the first LED
-   frame shown with the verdict, the stability window included (the view must
-   hold still for ``steady_frames`` frames over ``window_s`` *after* the press,
-   LEDs held steady meanwhile). Goal: under 300 ms. Printed next to the time
+   frame shown with the verdict, the stability window included (the board must
+   hold still for the gate's ``window_s`` *after* the press, LEDs held steady
+   meanwhile). Goal: under 300 ms. Printed next to the time
    of one bare ``judge_photo`` call on the same frames (the vision floor) and
    the frame interval;
 2. **CPU of the idle loop with the clock running** (a player thinking over a
@@ -183,7 +183,7 @@ def latency(args: argparse.Namespace, size: tuple[int, int], journal: Path) -> N
     )
     print(
         f"   median {statistics.median(ms):.0f} ms, worst {max(ms):.0f} ms (goal < 300 ms); "
-        f"frame interval {1000 / args.fps:.0f} ms x {GateSettings().steady_frames} still frames; "
+        f"frame interval {1000 / args.fps:.0f} ms, still for {1000 * GateSettings().stability.window_s:.0f} ms; "
         f"bare judge_photo {1000 * statistics.median(bare):.0f} ms "
         f"(ratio {statistics.median(ms) / (1000 * statistics.median(bare)):.1f}x)"
     )

@@ -10,14 +10,17 @@ only place in the firmware that reads real time; :class:`FakeClock` (tests,
 ``nardref demo --fast``) moves only when told, so a whole match with a 90 s
 reserve runs in moments; :class:`ScaledClock` is real time sped up (the live demo).
 
-Frames go through a stability gate (:class:`MotionGate`): a frame counts as
-steady once the picture has not changed for ``steady_frames`` frames over at
-least ``window_s``. After the mover's press the gate starts afresh, so the
-verdict comes from the steady view after the press (a slapped button shakes a
-camera arm: those frames are not steady), and the LEDs are held still
+Frames go through the stability gate (:class:`vision.stability.StabilityGate`)
+while the referee needs a view (the set-up check, checking a move): a view
+counts once the board inside its corners has held still for ``window_s`` and
+reads without a refusal. After the mover's press the gate starts afresh, so
+the verdict comes from the steady view after the press (a slapped button
+shakes a camera arm: those frames are not still), and the LEDs are held still
 meanwhile (``DisplayState.steady``) so their own light does not change the
 picture. A refused picture (a hand over the board, the board moved, too
-dark) shows the fault and the referee waits for the next steady view.
+dark) shows the fault and the referee waits for the next steady view; one
+that never clears goes to the players to confirm (``give_up_s``). Otherwise
+frames are only taken slowly (``idle_fps``), to notice a lost camera.
 
 Faults never stop the loop: a camera that cannot be read shows
 ``CAMERA_LOST`` on the LEDs (and pauses the clock) until it is back; an LED
@@ -44,6 +47,7 @@ from firmware.dice import DiceRoller
 from firmware.display import DEFAULT_STYLE, DisplayStyle, Fault, render_frame
 from firmware.hardware.buttons import ButtonHeld, ButtonPressed
 from firmware.journal import JournalError, JournalWriter, load, make_header, rebuild
+from vision.stability import StabilityConfig, StabilityGate
 
 if TYPE_CHECKING:
     import numpy as np
@@ -56,6 +60,7 @@ if TYPE_CHECKING:
     from vision.calibration import Calibration
     from vision.capture import Frame, FrameSource
     from vision.judge import PhotoVerdict
+    from vision.read import Reading
 
 __all__ = [
     "Actor",
@@ -63,7 +68,6 @@ __all__ = [
     "FakeClock",
     "GateSettings",
     "MonotonicClock",
-    "MotionGate",
     "RefereeLoop",
     "ScaledClock",
     "Stop",
@@ -148,68 +152,30 @@ class FakeClock:
             return None
 
 
-# ---- the stability gate ---------------------------------------------------------------
+# ---- frame pacing ---------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class GateSettings:
-    """When a view counts as steady, and how often frames are taken."""
+    """How often frames are taken, and when a view counts as steady."""
 
-    #: Frames per second taken from the camera.
+    #: Frames per second taken while a view is needed.
     fps: float = 10.0
-    #: Consecutive unchanged frames that make a steady view.
-    steady_frames: int = 3
-    #: ... spanning at least this long.
-    window_s: float = 0.1
-    #: Largest change of a quarter-size grey pixel (0..255) between frames still called unchanged.
-    motion_level: float = 12.0
-    #: A view refused this long (even a "hand" that never moves) goes to the players to confirm (DOUBT).
-    give_up_s: float = 20.0
     #: Frames per second while no view is needed (moving, waiting for a roll): enough to notice a lost camera.
     idle_fps: float = 2.0
+    #: The stability gate's window (how long the board must hold still) and motion threshold.
+    stability: StabilityConfig = StabilityConfig(window_s=0.1)
+    #: A view refused this long (even a "hand" that never moves) goes to the players to confirm (DOUBT).
+    give_up_s: float = 20.0
 
 
-class MotionGate:
-    """Steady or not, from the change between consecutive frames (downscaled grey)."""
-
-    def __init__(self, settings: GateSettings) -> None:
-        self.settings = settings
-        self._previous: npt.NDArray[np.uint8] | None = None
-        self._first_s = 0.0
-        self._count = 0
-        self._last: Frame | None = None
-
-    def reset(self) -> None:
-        """Forget the current run (a press: only later frames count)."""
-        self._previous = None
-        self._count = 0
-        self._last = None
-
-    def add(self, frame: Frame) -> bool:
-        """Take ``frame``; True when the view is now steady (see :meth:`steady`)."""
-        import cv2
-        import numpy as np
-
-        image = frame.image
-        grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-        quarter = (image.shape[1] // 4, image.shape[0] // 4)
-        small = np.asarray(cv2.resize(grey, quarter, interpolation=cv2.INTER_AREA), np.uint8)
-        moved = self._previous is None or float(np.max(cv2.absdiff(small, self._previous))) > self.settings.motion_level
-        self._previous = small
-        if moved:
-            self._count = 0
-            self._first_s = frame.timestamp_s
-        self._count += 1
-        self._last = frame
-        return self.steady() is not None
-
-    def steady(self) -> Frame | None:
-        """The latest frame of the current still run, once it is long enough; else None."""
-        if self._last is None or self._count < self.settings.steady_frames:
-            return None
-        if self._last.timestamp_s - self._first_s < self.settings.window_s:
-            return None
-        return self._last
+def _board_box(calibration: Calibration | None) -> tuple[int, int, int, int] | None:
+    """The bounding box (x0, y0, x1, y1) of the playing area in the frame: motion elsewhere does not count."""
+    if calibration is None:
+        return None
+    xs = [x for x, _ in calibration.geometry.corners]
+    ys = [y for _, y in calibration.geometry.corners]
+    return (max(0, int(min(xs))), max(0, int(min(ys))), int(max(xs)) + 1, int(max(ys)) + 1)
 
 
 # ---- the loop -----------------------------------------------------------------------
@@ -269,7 +235,8 @@ class RefereeLoop:
         self.buzzer = buzzer
         self.notifier = notifier
         self.gate_settings = gate
-        self.gate = MotionGate(gate)
+        self.gate = StabilityGate(reader=self._read, config=gate.stability, crop=_board_box(calibration))
+        self._feeding = False
         self.style = style
         self.led_interval_s = led_interval_s
         self.actors = list(actors)
@@ -296,7 +263,6 @@ class RefereeLoop:
         self._before_image: npt.NDArray[np.uint8] | None = None
         self._judged_image: npt.NDArray[np.uint8] | None = None
         self.last_frame: Frame | None = None
-        self._read_run = False
         self._camera_faults: frozenset[Fault] = frozenset() if source is not None else frozenset({Fault.CAMERA_LOST})
         if calibration is None:
             self._camera_faults |= {Fault.NO_CALIBRATION}
@@ -502,6 +468,7 @@ class RefereeLoop:
                 self._check_started_s = self.clock.now()
                 self._refused_since_s = None
                 self.gate.reset()
+                self._feeding = True
                 self._next_frame_s = self.clock.now()
             elif isinstance(effect, ref.Buzz):
                 if self.buzzer is not None:
@@ -559,38 +526,45 @@ class RefereeLoop:
             return
         self._set_camera_faults(self._camera_faults - {Fault.CAMERA_LOST})
         self.last_frame = frame
-        was_steady = self.gate.steady() is not None
-        steady = self.gate.add(frame)
-        if not steady:
-            self._read_run = False
+        mode = self.state.mode
+        if mode not in (ref.Mode.SETUP, ref.Mode.GAME_OVER, ref.Mode.CHECKING) or self.calibration is None:
+            self._feeding = False  # no view needed: the frame only shows the camera is there
+            return
+        if not self._feeding:  # the gate has not seen the frames in between
+            self.gate.reset()
+            self._feeding = True
+        status = self.gate.feed(frame.image, frame.timestamp_s)
+        if status.state in ("moving", "settling"):
             if self._check is not None and not self._told_unsteady and now - self._check_started_s > 1.0:
                 self._told_unsteady = True
                 self._announce("waiting for the board to hold still (hands off the board)")
             return
-        mode = self.state.mode
+        reading = status.reading
+        refusal = reading.refusal if reading is not None else None
+        self._reading_faults(refusal.reason if refusal is not None else None)
         if mode == ref.Mode.CHECKING and self._check is not None:
-            self._judge(frame)
-        elif mode in (ref.Mode.SETUP, ref.Mode.GAME_OVER) and not (was_steady and self._read_run):
-            self._read_run = True
-            self._setup_read(frame)
+            if refusal is not None:
+                from vision.judge import PhotoVerdict
+
+                self._wait_or_give_up(PhotoVerdict("refused", refusal=refusal, reading=reading), frame)
+            else:
+                self._judge(frame)
+        elif reading is not None and refusal is None:
+            self.dispatch(ref.BoardSeen(reading.layout()))
+            if self.state.mode == ref.Mode.OPENING:
+                self._before_image = frame.image
+
+    def _read(self, image: npt.NDArray[np.uint8]) -> Reading | None:
+        """The stability gate's reader."""
+        from vision.read import read_board
+
+        return None if self.calibration is None else read_board(image, self.calibration)
 
     def _reading_faults(self, reason: str | None) -> None:
         faults = self._camera_faults - _READ_FAULTS
         if reason in _WAIT_FAULTS:
             faults |= {_WAIT_FAULTS[reason]}
         self._set_camera_faults(faults)
-
-    def _setup_read(self, frame: Frame) -> None:
-        if self.calibration is None:
-            return
-        from vision.read import read_board
-
-        reading = read_board(frame.image, self.calibration)
-        self._reading_faults(reading.refusal.reason if reading.refusal is not None else None)
-        if reading.refusal is None:
-            self.dispatch(ref.BoardSeen(reading.layout()))
-            if self.state.mode == ref.Mode.OPENING:
-                self._before_image = frame.image
 
     def _judge(self, frame: Frame) -> None:
         from vision.judge import judge_photo
@@ -627,17 +601,26 @@ class RefereeLoop:
                 verdict = alone
         reason = verdict.refusal.reason if verdict.refusal is not None else None
         self._reading_faults(reason)
-        now = self.clock.now()
         if verdict.verdict == "refused" and reason in _WAIT_FAULTS:
-            if self._refused_since_s is None:
-                self._refused_since_s = now
-                assert verdict.refusal is not None
-                self._announce(f"waiting for a clear view: {verdict.refusal.message}")
-            if now - self._refused_since_s < self.gate_settings.give_up_s:
-                self.gate.reset()
-                return
+            self._wait_or_give_up(verdict, frame)
+        else:
+            self._deliver(verdict, frame)
+
+    def _wait_or_give_up(self, verdict: PhotoVerdict, frame: Frame) -> None:
+        """A refused view: wait for a clear one (showing why); after ``give_up_s`` the players decide."""
+        now = self.clock.now()
+        if self._refused_since_s is None:
+            self._refused_since_s = now
+            assert verdict.refusal is not None
+            self._announce(f"waiting for a clear view: {verdict.refusal.message}")
+        if now - self._refused_since_s >= self.gate_settings.give_up_s:
+            self._deliver(verdict, frame)
+
+    def _deliver(self, verdict: PhotoVerdict, frame: Frame) -> None:
+        check = self._check
+        assert check is not None
         self._check = None
-        self.verdict_latency_s.append(now - self._check_started_s)
+        self.verdict_latency_s.append(self.clock.now() - self._check_started_s)
         self._judged_image = frame.image
         self.dispatch(ref.VerdictReady(verdict, self._seen(verdict, check)))
 
