@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 import socket
-from types import SimpleNamespace
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
