@@ -159,8 +159,10 @@ class FakeClock:
 class GateSettings:
     """How often frames are taken, and when a view counts as steady."""
 
-    #: Frames per second taken while a view is needed.
+    #: Frames per second taken while a move is checked.
     fps: float = 10.0
+    #: Frames per second during the set-up check (people setting up the board).
+    setup_fps: float = 4.0
     #: Frames per second while no view is needed (moving, waiting for a roll): enough to notice a lost camera.
     idle_fps: float = 2.0
     #: The stability gate's window (how long the board must hold still) and motion threshold.
@@ -375,11 +377,14 @@ class RefereeLoop:
         return self._stopped or "stop"
 
     def _frame_interval_s(self) -> float:
-        """Full speed while a view is needed (set-up check, checking, a camera fault); slow otherwise."""
-        busy = self.state.mode in (ref.Mode.SETUP, ref.Mode.GAME_OVER, ref.Mode.CHECKING) or bool(
-            self._camera_faults & ref.CAMERA_FAULTS
-        )
-        return 1.0 / (self.gate_settings.fps if busy else self.gate_settings.idle_fps)
+        """Full speed while a move is checked, less for the set-up check, slow otherwise."""
+        gate = self.gate_settings
+        mode = self.state.mode
+        if mode == ref.Mode.CHECKING or self._camera_faults & ref.CAMERA_FAULTS:
+            return 1.0 / gate.fps
+        if mode in (ref.Mode.SETUP, ref.Mode.GAME_OVER):
+            return 1.0 / gate.setup_fps
+        return 1.0 / gate.idle_fps
 
     def _next_deadline(self, next_actor_s: float | None) -> float:
         candidates = [self._next_led_s, self._next_frame_s]
@@ -547,8 +552,8 @@ class RefereeLoop:
                 from vision.judge import PhotoVerdict
 
                 self._wait_or_give_up(PhotoVerdict("refused", refusal=refusal, reading=reading), frame)
-            else:
-                self._judge(frame)
+            elif reading is not None:
+                self._judge(frame, reading)
         elif reading is not None and refusal is None:
             self.dispatch(ref.BoardSeen(reading.layout()))
             if self.state.mode == ref.Mode.OPENING:
@@ -566,36 +571,23 @@ class RefereeLoop:
             faults |= {_WAIT_FAULTS[reason]}
         self._set_camera_faults(faults)
 
-    def _judge(self, frame: Frame) -> None:
-        from vision.judge import judge_photo
+    def _judge(self, frame: Frame, reading: Reading) -> None:
+        """Judge the gate's steady reading of ``frame``, with the changes since the frame before the move."""
+        from vision.judge import judge_reading, slot_changes
 
         check = self._check
-        assert check is not None
-        if self.calibration is None:
-            return
+        assert check is not None and self.calibration is not None
         rules = self.settings.match.rules
-        verdict = judge_photo(
-            check.before,
-            check.dice,
-            frame.image,
-            calibration=self.calibration,
-            mover=check.colour,
-            home=check.home,
-            before_image=self._before_image,
-            rules=rules,
+        changes = None
+        if self._before_image is not None:
+            changes = slot_changes(self._before_image, frame.image, self.calibration)
+        verdict = judge_reading(
+            check.before, check.dice, reading, mover=check.colour, home=check.home, rules=rules, changes=changes
         )
-        if verdict.verdict == "illegal" and self._before_image is not None:
+        if verdict.verdict == "illegal" and changes is not None:
             # A false "illegal" is the one thing players do not forgive: an illegal verdict must also
             # stand on the reading alone, without the changes measured against the frame before.
-            alone = judge_photo(
-                check.before,
-                check.dice,
-                frame.image,
-                calibration=self.calibration,
-                mover=check.colour,
-                home=check.home,
-                rules=rules,
-            )
+            alone = judge_reading(check.before, check.dice, reading, mover=check.colour, home=check.home, rules=rules)
             if alone.verdict != "illegal":
                 log.info("illegal only against the frame before the move; the reading alone says %s", alone.verdict)
                 verdict = alone
@@ -621,7 +613,8 @@ class RefereeLoop:
         assert check is not None
         self._check = None
         self.verdict_latency_s.append(self.clock.now() - self._check_started_s)
-        self._judged_image = frame.image
+        readable = verdict.reading is not None and verdict.reading.refusal is None
+        self._judged_image = frame.image if readable else None  # the next move's "before" frame
         self.dispatch(ref.VerdictReady(verdict, self._seen(verdict, check)))
 
     def _seen(self, verdict: PhotoVerdict, check: ref.TakeVerdict) -> Position | None:
