@@ -189,15 +189,14 @@ def latency(args: argparse.Namespace, size: tuple[int, int], journal: Path) -> N
     )
 
 
-def idle_cpu(args: argparse.Namespace, size: tuple[int, int], journal: Path, *, still: bool) -> None:
+def idle_cpu(args: argparse.Namespace, size: tuple[int, int], journal: Path) -> None:
     loop, source, strip = make_loop(size, args.fps, args.seed, journal)
     loop.run(until=lambda lp: lp.state.mode == ref.Mode.OPENING, max_s=30)
     loop.post(ButtonPressed("main", 0))
     loop.run(until=lambda lp: lp.state.mode == ref.Mode.MOVING, max_s=5)
-    if still:
-        frame = source.read()
-        assert frame is not None
-        loop.source = StillCamera(frame.image, loop.clock.now)  # type: ignore[assignment]
+    frame = source.read()
+    assert frame is not None
+    loop.source = StillCamera(frame.image, loop.clock.now)
     assert loop.state.timed.clock.runner is not None and not loop.state.timed.clock.paused
     cpu, wall = time.process_time(), time.monotonic()
     loop.run(max_s=args.idle_s)
@@ -234,7 +233,7 @@ def main() -> None:
     width, height = (int(v) for v in args.size.lower().split("x"))
     with tempfile.TemporaryDirectory() as tmp:
         latency(args, (width, height), Path(tmp) / "a.jsonl")
-        idle_cpu(args, (width, height), Path(tmp) / "b.jsonl", still=True)
+        idle_cpu(args, (width, height), Path(tmp) / "b.jsonl")
     if not args.skip_demo:
         demo_memory()
 
