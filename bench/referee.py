@@ -201,10 +201,9 @@ def idle_cpu(args: argparse.Namespace, size: tuple[int, int], journal: Path) -> 
     cpu, wall = time.process_time(), time.monotonic()
     loop.run(max_s=args.idle_s)
     cpu, wall = time.process_time() - cpu, time.monotonic() - wall
-    what = "camera frames free (Pi camera)" if still else "synthetic renderer drawing each frame"
     print(
-        f"2. idle loop, clock running, {what}: {100 * cpu / wall:.1f} % of one core over {wall:.1f} s "
-        f"(goal < 10 %; {strip.frames and len(strip.shown_at)} LED frames shown)"
+        f"2. idle loop, clock running, camera frames free (as a Pi camera's): {100 * cpu / wall:.1f} % of one core "
+        f"over {wall:.1f} s (goal < 10 %; {len(strip.shown_at)} LED frames shown)"
     )
     loop.close()
 
