@@ -139,7 +139,8 @@ def latency(args: argparse.Namespace, size: tuple[int, int], journal: Path) -> N
     while len(waits) < args.moves:
         match = loop.state.timed.state
         mover, dice = match.turn, match.dice
-        assert mover is not None and dice is not None and loop.state.mode == ref.Mode.MOVING, loop.state.mode
+        mode: ref.Mode = loop.state.mode
+        assert mover is not None and dice is not None and mode == ref.Mode.MOVING, mode
         lp = choose_play(legal_plays(match.position, dice), rng)
         board = lp.after if mover == 0 else lp.after.swap()
         assert loop.state.seating is not None
@@ -167,7 +168,7 @@ def latency(args: argparse.Namespace, size: tuple[int, int], journal: Path) -> N
             calibration=loop.calibration,
             mover=loop.state.seating.colours[mover],
             home=loop.state.seating.home_of(mover),
-        )  # type: ignore[arg-type]
+        )
         bare.append(time.perf_counter() - check_start)
         if loop.state.timed.state.phase.value != "roll":
             break
@@ -196,7 +197,7 @@ def idle_cpu(args: argparse.Namespace, size: tuple[int, int], journal: Path) -> 
     loop.run(until=lambda lp: lp.state.mode == ref.Mode.MOVING, max_s=5)
     frame = source.read()
     assert frame is not None
-    loop.source = StillCamera(frame.image, loop.clock.now)
+    loop.source = StillCamera(frame.image, loop.clock.now)  # type: ignore[assignment]
     assert loop.state.timed.clock.runner is not None and not loop.state.timed.clock.paused
     cpu, wall = time.process_time(), time.monotonic()
     loop.run(max_s=args.idle_s)
