@@ -11,8 +11,8 @@ it waits out, a camera drop-out that pauses the clock, and cube actions.
 On a terminal it is drawn live (the table, the LED strip, the clocks, the
 events); ``--headless`` prints the events only; ``--frames DIR`` saves, at
 each event, the camera's latest frame and the LED frame as PNGs. Simulated time runs faster than
-real time (``--fast``: as fast as the computer goes). Exit 0 when the match
-was played to its end.
+real time (``--fast``, ``--headless`` or output that is not a terminal: as
+fast as the computer goes). Exit 0 when the match was played to its end.
 """
 
 from __future__ import annotations
@@ -127,7 +127,8 @@ def run(args: argparse.Namespace) -> int:
     if args.length < 1:
         print(f"nardref demo: --length {args.length!r}: expected a match of 1 or more points", file=sys.stderr)
         return 2
-    fast = args.fast or args.headless
+    live = sys.stdout.isatty() and not args.headless
+    fast = args.fast or not live  # nobody watches plain lines go by: as fast as the computer goes
     clock = FakeClock() if fast else ScaledClock(args.speed)
     frames_dir = Path(args.frames) if args.frames else None
     with tempfile.TemporaryDirectory(prefix="nardref-demo-") as tmp:
@@ -141,7 +142,6 @@ def run(args: argparse.Namespace) -> int:
             clock=clock,
             on_announce=lambda text: view.announce(text) if view is not None else lines.append(text),
         )
-        live = sys.stdout.isatty() and not args.headless
         view = TerminalView(sys.stdout, strip=strip, table=lambda: (players.layout(), players.hand), live=live)
         for text in lines:
             view.announce(text)
