@@ -162,8 +162,9 @@ def run(args: argparse.Namespace) -> int:
 
             loop.on_announce = save_frames
         try:
+            # the events are announced; log lines would repeat them (and tear the live view)
+            logging.getLogger("firmware").setLevel(logging.ERROR)
             if live:
-                logging.getLogger("firmware").setLevel(logging.ERROR)  # log lines would tear the live view
                 sys.stdout.write("\x1b[?25l")
             loop.run(until=ended)
             if live:
@@ -177,6 +178,7 @@ def run(args: argparse.Namespace) -> int:
         winner = match.winner
         print(
             f"match over: player {winner} wins {match.score[0]}-{match.score[1]} "
-            f"({len(match.results)} games, {len(loop.verdict_latency_s)} moves judged from camera frames)"
+            f"({len(match.results)} game{'s' if len(match.results) != 1 else ''}, "
+            f"{len(loop.verdict_latency_s)} moves judged from camera frames)"
         )
     return 0 if winner is not None else 1
