@@ -4,7 +4,9 @@ The backends are picked once, from the config: buttons and buzzer on gpiozero
 with lgpio pins (or gpiozero's mock pins when ``backend = "simulated"``), the
 LED strip on NeoPixel SPI (or the simulated strip), the camera through
 Picamera2, OpenCV, a folder of recorded frames or the synthetic renderer.
-Nothing falls back silently to a simulation: a camera or LED strip that cannot
+A live camera's exposure, white balance and focus are locked once they have
+settled (``lock_exposure``), so the light of the board does not drift under
+the calibration. Nothing falls back silently to a simulation: a camera or LED strip that cannot
 be opened is a fault the board shows (and logs) while the referee stays up,
 retrying the camera, so the service never crash-loops into a dark box.
 
@@ -24,6 +26,9 @@ __all__ = ["open_camera", "register", "run"]
 
 log = logging.getLogger(__name__)
 
+#: Frames read before exposure, white balance and focus are locked (``[camera] lock_exposure``).
+SETTLE_FRAMES = 15
+
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser(
@@ -42,10 +47,17 @@ def open_camera(config: Any, *, clock: Any) -> Any:
 
     camera = config.camera
     size = (camera.width, camera.height)
+    live: Picamera2Source | OpenCVSource
     if camera.backend == "picamera2":
-        return Picamera2Source(int(camera.device) if camera.device.isdigit() else 0, size=size, clock=clock)
-    if camera.backend == "opencv":
-        return OpenCVSource(int(camera.device) if camera.device.isdigit() else camera.device, size=size, clock=clock)
+        live = Picamera2Source(int(camera.device) if camera.device.isdigit() else 0, size=size, clock=clock)
+    elif camera.backend == "opencv":
+        live = OpenCVSource(int(camera.device) if camera.device.isdigit() else camera.device, size=size, clock=clock)
+    if camera.backend in ("picamera2", "opencv"):
+        if camera.lock_exposure:
+            for _ in range(SETTLE_FRAMES):  # let auto exposure, white balance and focus settle, then hold them
+                live.read()
+            log.info("camera settings locked: %s", live.lock())
+        return live
     if camera.backend == "folder":
         return FolderSource(camera.device, loop=True, clock=clock)
     import numpy as np

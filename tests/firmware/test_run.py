@@ -89,3 +89,29 @@ def test_run_missing_camera_strip_and_gpio_are_faults_not_a_crash(tmp_path: Path
     err = "".join(early) + err
     assert code == 0
     assert "camera" in err and "calibration" in err and "camera fault" in err and "stopped (SIGTERM)" in err
+
+
+def test_run_live_camera_exposure_is_locked_after_it_settles(monkeypatch: pytest.MonkeyPatch) -> None:
+    import vision.capture
+    from firmware.commands import run as run_command
+
+    calls: list[str] = []
+
+    class FakeUsbCamera:
+        def __init__(self, device: object, **kwargs: object) -> None:
+            calls.append(f"open {device!r}")
+
+        def read(self) -> None:
+            calls.append("read")
+
+        def lock(self) -> str:
+            calls.append("lock")
+            return "locked"
+
+    monkeypatch.setattr(vision.capture, "OpenCVSource", FakeUsbCamera)
+    config = parse_config('[camera]\nbackend = "opencv"\ndevice = "2"\n')
+    open_camera(config, clock=lambda: 0.0)
+    assert calls == ["open 2"] + ["read"] * run_command.SETTLE_FRAMES + ["lock"]
+    calls.clear()
+    open_camera(parse_config('[camera]\nbackend = "opencv"\nlock_exposure = false\n'), clock=lambda: 0.0)
+    assert calls == ["open 0"]
