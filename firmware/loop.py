@@ -522,6 +522,7 @@ class RefereeLoop:
         except CameraError as exc:
             if Fault.CAMERA_LOST not in self._camera_faults:
                 log.warning("camera lost: %s", exc)
+            self._feeding = False  # what the gate saw before the loss proves nothing after it
             if self.reopen_source is not None:
                 self.source.close()
                 self.source = None
