@@ -454,7 +454,7 @@ class RefereeLoop:
                 if self.writer is not None:
                     written = self.writer.event(effect.event, effect.now_ns, effect.timed)
                     if effect.durable:
-                        written.result(timeout=10.0)  # on disk before it is shown
+                        written.result(timeout=3.0)  # on disk before it is shown (well inside the watchdog)
             elif isinstance(effect, ref.JournalClock):
                 if self.writer is not None:
                     self.writer.clock(effect.op, effect.now_ns, effect.timed, reason=effect.reason)
