@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.colours import LINE
+from vision.colours import DISC, LIGHT, LINE, ColourModel
 from vision.errors import CalibrationError
 from vision.features import PATCH, SlotFeatures
 
@@ -93,6 +93,33 @@ def care_mask(features: SlotFeatures, checkers: BoolArray, counts: npt.NDArray[n
     return care
 
 
+def paste_checkers(
+    empty: FloatArray, features: SlotFeatures, model: ColourModel, colours: npt.NDArray[np.int8]
+) -> tuple[FloatArray, BoolArray]:
+    """The empty board (h', w', 3) with a checker of the learned look pasted
+    on every slot whose ``colours`` (2, 12, S) is LIGHT or DARK, and where
+    the pasted discs lie (h', w')."""
+    board = np.array(empty, np.float32)
+    discs = np.zeros(board.shape[:2], np.bool_)
+    h, w = board.shape[:2]
+    xy = features.slot_xy
+    light, dark = model.checker_templates((xy / np.array([w, h], np.float32)).astype(np.float32))
+    inner = DISC > 0
+    for row, col, k in zip(*np.nonzero(colours > 0)):
+        template = (light if colours[row, col, k] == LIGHT else dark)[row, col, k, :, :, :3]
+        if row == 1:
+            template = template[::-1]  # patches of the bottom row are turned edge-up
+        x0 = int(round(float(xy[row, col, k, 0]))) - _HALF
+        y0 = int(round(float(xy[row, col, k, 1]))) - _HALF
+        xa, ya, xb, yb = max(x0, 0), max(y0, 0), min(x0 + PATCH, w), min(y0 + PATCH, h)
+        if xa >= xb or ya >= yb:
+            continue
+        mask = inner[ya - y0 : yb - y0, xa - x0 : xb - x0]
+        board[ya:yb, xa:xb][mask] = template[ya - y0 : yb - y0, xa - x0 : xb - x0][mask]
+        discs[ya:yb, xa:xb] |= mask
+    return board, discs
+
+
 def _local_mean(values: FloatArray, weights: FloatArray, sigma: float) -> FloatArray:
     """Gaussian mean of ``values`` (h, w) counting only where ``weights`` (h, w) > 0."""
     num = cv2.GaussianBlur(values * weights, (0, 0), sigma)
@@ -101,10 +128,16 @@ def _local_mean(values: FloatArray, weights: FloatArray, sigma: float) -> FloatA
 
 
 def unexplained(
-    frame: FloatArray, expected: FloatArray, care: BoolArray, *, residual: float, light_sigma: float = 2.0 * PATCH
+    frame: FloatArray,
+    expected: FloatArray,
+    care: BoolArray,
+    *,
+    residual: float | FloatArray,
+    light_sigma: float = 2.0 * PATCH,
 ) -> BoolArray:
     """(h', w') where ``frame`` departs from ``expected`` (both (h', w', 3)
-    Lab) by more than ``residual``, opened so that a checker a little off
+    Lab) by more than ``residual`` (a number, or one per pixel (h', w')),
+    opened so that a checker a little off
     its place does not count. Light that changes slowly over the board (a
     window, a lamp, a shadow band) is matched first: the lightness is
     compared after scaling by the ratio of the two images' local means

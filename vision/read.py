@@ -23,7 +23,7 @@ from vision.errors import CalibrationError
 from vision.features import PATCH, SlotFeatures, estimate_pitch, measure
 from vision.geometry import BAR_PROBES_PER_PITCH, BoardGeometry, Image, make_geometry, rectify
 from vision.layout import Layout
-from vision.occlusion import care_mask, covered_points, largest_blob, unexplained
+from vision.occlusion import care_mask, covered_points, largest_blob, paste_checkers, unexplained
 from vision.refusal import Refusal, RefusalConfig, check_board_moved, check_exposure, check_occlusion, check_sharpness
 
 if TYPE_CHECKING:
@@ -288,7 +288,7 @@ def read_rectified(
     are learned from this very image (:func:`learn_from_image`). ``empty``:
     the calibration's thumbnail of the empty board (see
     :mod:`vision.occlusion`), to refuse frames where something covers it."""
-    refusal = check_exposure(rectified, config=refusal_config)
+    refusal = check_exposure(rectified, config=refusal_config, reference=reference)
     if refusal is None:
         refusal = check_sharpness(rectified, reference=reference, config=refusal_config)
     if refusal is not None:
@@ -311,7 +311,8 @@ def read_rectified(
     bar_light, bar_dark, bar_conf, bar_occupied = _read_bar(features, model)
     if refusal is None and empty is not None:
         checkers = (prob[..., EMPTY] < 0.5) & (nearest < config.checker_fit_spreads)
-        refusal = _check_covered(features, checkers, counts, bar_occupied, empty, refusal_config)
+        colours = np.where(prob[..., LIGHT] >= prob[..., DARK], LIGHT, DARK).astype(np.int8)
+        refusal = _check_covered(features, model, checkers, colours, counts, bar_occupied, empty, refusal_config)
     uncertain = [point_name(r, c) for r in range(2) for c in range(12) if confidence[r, c] < config.confident]
     if bar_conf < config.confident:
         uncertain.append("bar")
@@ -331,7 +332,9 @@ def read_rectified(
 
 def _check_covered(
     features: SlotFeatures,
+    model: ColourModel,
     checkers: npt.NDArray[np.bool_],
+    colours: npt.NDArray[np.int8],
     counts: npt.NDArray[np.int64],
     bar_occupied: npt.NDArray[np.bool_],
     empty: FloatArray,
@@ -342,7 +345,11 @@ def _check_covered(
     if empty.shape != features.thumbnail.shape:
         return None
     care = care_mask(features, checkers, counts, bar_occupied)
-    strange = unexplained(features.thumbnail, empty, care, residual=config.occlusion_residual)
+    # where checkers were read, the frame must look like checkers (a hand
+    # read as a line of checkers does not), with more tolerance
+    expected, discs = paste_checkers(empty, features, model, np.where(checkers, colours, 0).astype(np.int8))
+    residual = np.where(discs, config.occlusion_checker_residual, config.occlusion_residual).astype(np.float32)
+    strange = unexplained(features.thumbnail, expected, care | discs, residual=residual)
     area, region = largest_blob(strange)
     if area < config.occlusion_area * float(PATCH * PATCH):
         return None
@@ -356,7 +363,7 @@ def read_board(image: Image, calibration: Calibration) -> Reading:
     refusals first (exposure, board moved, blur), then every point and the bar."""
     geometry = calibration.geometry
     rectified = rectify(image, geometry)
-    refusal = check_exposure(rectified, config=calibration.refusal)
+    refusal = check_exposure(rectified, config=calibration.refusal, reference=calibration.reference)
     if refusal is None:
         refusal = check_board_moved(image, geometry, reference=calibration.reference, config=calibration.refusal)
     if refusal is not None:

@@ -38,8 +38,10 @@ class Refusal:
 class RefusalConfig:
     """Thresholds of the refusals (saved in the calibration)."""
 
-    #: Median lightness (Lab L, 0..255) of the playing area below this: too dark.
-    min_lightness: float = 40.0
+    #: The brightest twentieth of the playing area below this lightness (0..255): too dark.
+    min_lightness: float = 60.0
+    #: Median lightness below this share of the calibration's: too dark.
+    min_lightness_ratio: float = 0.45
     #: Share of the playing area's pixels clipped at white above this: blown out.
     max_clipped: float = 0.25
     #: Edge sharpness below this share of the calibration's: blurred.
@@ -52,6 +54,8 @@ class RefusalConfig:
     max_outline_shift: float = 30.0
     #: A frame departs from the expected board where it differs by more than this (Lab).
     occlusion_residual: float = 32.0
+    #: ... (this much where checkers were read: they vary more) ...
+    occlusion_checker_residual: float = 50.0
     #: ... over an area at least this many checker discs: something covers the board.
     occlusion_area: float = 0.8
 
@@ -81,12 +85,13 @@ def sharpness(rectified: Image) -> float:
     return float(ratio[ratio >= cut].mean())
 
 
-def exposure(rectified: Image) -> tuple[float, float]:
-    """(median lightness 0..255, share of clipped pixels) of a rectified board."""
+def exposure(rectified: Image) -> tuple[float, float, float]:
+    """(median lightness 0..255, lightness of the brightest twentieth, share
+    of clipped pixels) of a rectified board."""
     small = rectified[::4, ::4]
     grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     clipped = float((small.min(axis=2) >= 250).mean())
-    return float(np.median(grey)), clipped
+    return float(np.median(grey)), float(np.percentile(grey, 95)), clipped
 
 
 def outline_profile(image: Image, geometry: BoardGeometry) -> tuple[FloatArray, FloatArray, FloatArray]:
@@ -124,7 +129,7 @@ def outline_profile(image: Image, geometry: BoardGeometry) -> tuple[FloatArray, 
 def reference_of(image: Image, geometry: BoardGeometry, rectified: Image) -> dict[str, Any]:
     """What a good frame of this board looks like, for later refusals."""
     contrast, outside, inside = outline_profile(image, geometry)
-    light, clipped = exposure(rectified)
+    light, _, _ = exposure(rectified)
     return {
         "sharpness": round(sharpness(rectified), 4),
         "lightness": round(light, 2),
@@ -134,11 +139,18 @@ def reference_of(image: Image, geometry: BoardGeometry, rectified: Image) -> dic
     }
 
 
-def check_exposure(rectified: Image, *, config: RefusalConfig) -> Refusal | None:
-    """``too_dark`` or ``blown_out``, or None."""
-    light, clipped = exposure(rectified)
-    if light < config.min_lightness:
-        return Refusal("too_dark", f"the board is too dark to read (median lightness {light:.0f} < {config.min_lightness:.0f})")
+def check_exposure(rectified: Image, *, config: RefusalConfig, reference: dict[str, Any] | None = None) -> Refusal | None:
+    """``too_dark`` (nothing on the board is bright: a dark felt board is
+    fine, a dim room is not; or much darker than at calibration) or
+    ``blown_out``, or None."""
+    light, bright, clipped = exposure(rectified)
+    if bright < config.min_lightness:
+        return Refusal("too_dark", f"the board is too dark to read (its brightest parts reach lightness {bright:.0f} < {config.min_lightness:.0f})")
+    if reference and reference.get("lightness") and light < config.min_lightness_ratio * float(reference["lightness"]):
+        return Refusal(
+            "too_dark",
+            f"the board is much darker than at calibration (median lightness {light:.0f}, was {float(reference['lightness']):.0f})",
+        )
     if clipped > config.max_clipped:
         return Refusal("blown_out", f"the board is blown out ({clipped:.0%} of it clipped white)")
     return None
