@@ -7,6 +7,7 @@ event as one plain line and nothing else.
 
 from __future__ import annotations
 
+import shutil
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TextIO
@@ -110,16 +111,15 @@ class TerminalView:
         lines = [
             f"\x1b[1mnardref demo\x1b[0m  game {match.game}, score {match.score[0]}-{match.score[1]}{length}, "
             f"cube {match.cube}   [{state.mode.value}]",
-            "",
             "camera sees (player 1 sits at the top, player 0 at the bottom; o light, x dark):",
             *board_text(layout, colour=True, hand=hand),
-            "",
             "LEDs:",
-            self.strip.draw_terminal(),
-            "",
+            *self.strip.draw_terminal().splitlines(),
             clocks,
             "",
-            *self._lines,
         ]
+        room = shutil.get_terminal_size((80, 40)).lines - len(lines) - 1  # never scroll: the view redraws in place
+        if room > 0:
+            lines += self._lines[-room:]
         self.stream.write("\x1b[H\x1b[J" + "\n".join(lines) + "\n")
         self.stream.flush()
