@@ -112,7 +112,10 @@ class ColourModel:
     ``spread``: (3,) the typical distance of an empty bar probe, a light and
     a dark checker from their templates; ``self_spread``: the typical
     distance between two neighbouring checkers of one line (checkers on one
-    point look alike; a shadow or a triangle's tip after the last one does not).
+    point look alike; a shadow or a triangle's tip after the last one does not);
+    ``junction_light``/``junction_dark``: (T, T, 4) where two checkers of a
+    line touch, without a checker on top (from the starting position's
+    lines; None when not learned).
     """
 
     background: FloatArray
@@ -123,6 +126,8 @@ class ColourModel:
     spread: FloatArray
     light_field: FloatArray
     self_spread: float = 2 * MIN_SPREAD
+    junction_light: FloatArray | None = None
+    junction_dark: FloatArray | None = None
 
     @property
     def light_lab(self) -> FloatArray:
@@ -142,6 +147,13 @@ class ColourModel:
         gain = self.gain_at(xy)
         return _shade(self.light, gain), _shade(self.dark, gain)
 
+    def junction_templates(self, xy: FloatArray) -> tuple[FloatArray, FloatArray] | None:
+        """Light and dark junction templates (..., T, T, 4) at ``xy`` (..., 2), if learned."""
+        if self.junction_light is None or self.junction_dark is None:
+            return None
+        gain = self.gain_at(xy)
+        return _shade(self.junction_light, gain), _shade(self.junction_dark, gain)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "patch": PATCH,
@@ -153,6 +165,8 @@ class ColourModel:
             "spread": np.round(self.spread, 3).tolist(),
             "light_field": np.round(self.light_field, 5).tolist(),
             "self_spread": round(self.self_spread, 3),
+            "junction_light": None if self.junction_light is None else np.round(self.junction_light, 1).tolist(),
+            "junction_dark": None if self.junction_dark is None else np.round(self.junction_dark, 1).tolist(),
         }
 
     @classmethod
@@ -169,6 +183,8 @@ class ColourModel:
                 spread=np.asarray(data["spread"], np.float32),
                 light_field=np.asarray(data["light_field"], np.float32),
                 self_spread=float(data["self_spread"]),
+                junction_light=None if data.get("junction_light") is None else np.asarray(data["junction_light"], np.float32),
+                junction_dark=None if data.get("junction_dark") is None else np.asarray(data["junction_dark"], np.float32),
             )
         except (KeyError, TypeError, ValueError) as exc:
             if isinstance(exc, CalibrationError):
@@ -370,7 +386,25 @@ def learn_from_layout(
     pairs = (states[:, :, 1:] > 0) & (states[:, :, :-1] > 0)
     neighbours = template_distance(features.patches[:, :, 1:][pairs], features.patches[:, :, :-1][pairs])
     self_spread = max(2 * MIN_SPREAD, float(np.percentile(neighbours, 80))) if len(neighbours) else 2 * MIN_SPREAD
-    model = replace(model, spread=spread, self_spread=self_spread)
+    junction_light = junction_dark = None
+    if features.junctions is not None and features.junction_xy is not None:
+        counts = np.array([layout.top, layout.bottom], np.int64)
+        jxy = _normalised(features.junction_xy, features.thumbnail.shape)
+        kinds: list[FloatArray | None] = []
+        for sign in (1, -1):
+            rows, cols = np.nonzero(counts * sign >= LINE)
+            samples = [features.junctions[r, c, k] for r, c in zip(rows, cols) for k in range(min(LINE - 1, features.junctions.shape[2]))]
+            where = [jxy[r, c, k] for r, c in zip(rows, cols) for k in range(min(LINE - 1, features.junctions.shape[2]))]
+            if samples:
+                gain = np.exp(_basis(np.array(where, np.float32)) @ field).astype(np.float32)
+                flat = np.array(samples, np.float32)
+                flat[..., 0] *= gain[:, None, None]
+                flat[..., 3] *= gain[:, None, None]
+                kinds.append(np.median(flat, axis=0).astype(np.float32))
+            else:
+                kinds.append(None)
+        junction_light, junction_dark = (kinds[0], kinds[1]) if pos_light else (kinds[1], kinds[0])
+    model = replace(model, spread=spread, self_spread=self_spread, junction_light=junction_light, junction_dark=junction_dark)
     log.debug("learned light %s dark %s spread %s field %s", model.light_lab, model.dark_lab, spread, field)
     return model, pos_light
 

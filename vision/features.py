@@ -26,6 +26,8 @@ FloatArray = npt.NDArray[np.float32]
 PATCH = 9
 #: Channels of a patch: L, a, b and the lightness edge strength.
 CHANNELS = 4
+#: Junctions measured along a line (between its five checkers).
+JUNCTIONS = 4
 #: Scale of the edge channel against colour.
 EDGE_WEIGHT = 0.1
 
@@ -51,6 +53,12 @@ class SlotFeatures:
     """(B, 2) where each bar probe lies in ``thumbnail``."""
     bar_edges: tuple[float, float]
     """The bar's left and right edges, ``thumbnail`` x."""
+    junctions: FloatArray | None = None
+    """(2, 12, J, T, T, 4) patches where two neighbouring checkers of a line
+    touch (half a pitch past slot j), turned like ``patches``: on a pile a
+    checker of the next layer lies there."""
+    junction_xy: FloatArray | None = None
+    """(2, 12, J, 2) where the junctions lie in ``thumbnail``."""
 
     @property
     def lab(self) -> FloatArray:
@@ -100,6 +108,12 @@ def measure(rectified: Image, geometry: BoardGeometry) -> SlotFeatures:
     bar_centres = bar_slot_centres(geometry)
     patches = _patches(small, centres + shift / scale, scale)
     patches[1] = patches[1, :, :, ::-1]  # the bottom row turned: the board's edge is up in every patch
+    count = min(geometry.slots, JUNCTIONS)
+    junction_centres = centres[:, :, :count].copy()
+    junction_centres[0, :, :, 1] += geometry.pitch_px / 2
+    junction_centres[1, :, :, 1] -= geometry.pitch_px / 2
+    junctions = _patches(small, junction_centres + shift / scale, scale)
+    junctions[1] = junctions[1, :, :, ::-1]
     return SlotFeatures(
         patches=patches,
         bar=_patches(small, bar_centres + shift / scale, scale),
@@ -107,6 +121,8 @@ def measure(rectified: Image, geometry: BoardGeometry) -> SlotFeatures:
         slot_xy=(centres * scale + shift).astype(np.float32),
         bar_xy=(bar_centres * scale + shift).astype(np.float32),
         bar_edges=(geometry.bar[0] * scale + shift, geometry.bar[1] * scale + shift),
+        junctions=junctions,
+        junction_xy=(junction_centres * scale + shift).astype(np.float32),
     )
 
 

@@ -214,6 +214,11 @@ def judge_reading(
     bar_sure = seen_reading.bar_confidence >= 1 - config.contradiction
     seen_counts = seen_reading.counts
     sure_points = seen_reading.confidence >= config.sure_point
+    sure_piles = (
+        seen_reading.pile_confidence >= config.sure_point
+        if seen_reading.pile_confidence is not None
+        else np.zeros((2, 12), np.bool_)
+    )
     scores: list[_Score] = []
     for layout, members in groups.items():
         states = layout_states(layout, slots)
@@ -237,15 +242,17 @@ def judge_reading(
             )[..., 0]
             still = (changes.distance < config.unchanged_share * expected) & (expected > config.min_change)
             bad = bad | (must_change & still)
-        contradicted = np.asarray(bad.any(axis=-1), np.bool_)
         counts = np.array([layout.top, layout.bottom], np.int64)
-        differs = np.minimum(np.abs(counts), LINE) * np.sign(counts) != np.minimum(np.abs(seen_counts), LINE) * np.sign(seen_counts)
+        # a pile counted surely that differs
+        piles = (np.abs(counts) >= LINE) & (np.abs(seen_counts) >= LINE) & (counts != seen_counts) & sure_piles
+        contradicted = np.asarray(bad.any(axis=-1), np.bool_) | piles
+        differs = (np.minimum(np.abs(counts), LINE) * np.sign(counts) != np.minimum(np.abs(seen_counts), LINE) * np.sign(seen_counts)) | piles
         scores.append(
             _Score(
                 layout=layout,
                 plays=members,
                 contradicted=contradicted,
-                proven=np.asarray(proof.any(axis=-1), np.bool_) & differs & sure_points,
+                proven=(np.asarray(proof.any(axis=-1), np.bool_) | piles) & differs & sure_points,
                 bar_contradicted=bar_sure and (layout.bar_light, layout.bar_dark) != (seen_reading.bar_light, seen_reading.bar_dark),
                 weak=np.asarray((p < config.support).any(axis=-1), np.bool_),
                 log_likelihood=float(np.log(np.maximum(p, 1e-6)).sum()),

@@ -51,6 +51,9 @@ class ReadConfig:
     checker_fit_spreads: float = 3.0
     #: Confidence factor for a stack filling every slot (more may be piled on it).
     full_stack_confidence: float = 0.5
+    #: A junction of a full line counts as one more checker piled on it when a
+    #: checker's face is at least this much likelier there than two touching rims.
+    pile_face: float = 0.9
 
     def to_json(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -84,6 +87,8 @@ class Reading:
     rectified: Image | None = field(default=None, repr=False)
     slot_z: FloatArray | None = field(default=None, repr=False)
     """(2, 12, S, 3) distance of each slot from each class's look, in spreads."""
+    pile_confidence: FloatArray | None = field(default=None, repr=False)
+    """(2, 12) how sure the count of a full line (five or more) is; 0 elsewhere."""
 
     @property
     def refused(self) -> bool:
@@ -103,6 +108,7 @@ class Reading:
             refusal=self.refusal,
             rectified=None if self.rectified is None else self.rectified[::-1, ::-1].copy(),
             slot_z=None if self.slot_z is None else self.slot_z[::-1, ::-1].copy(),
+            pile_confidence=None if self.pile_confidence is None else self.pile_confidence[::-1, ::-1].copy(),
         )
 
     def layout(self) -> Layout:
@@ -233,6 +239,48 @@ def _read_points(prob: FloatArray, *, config: ReadConfig) -> tuple[npt.NDArray[n
     return counts, confidence
 
 
+def _read_piles(
+    features: SlotFeatures, model: ColourModel, counts: npt.NDArray[np.int64], confidence: FloatArray, *, config: ReadConfig
+) -> FloatArray:
+    """Count the checkers piled on full lines (updates ``counts`` and
+    ``confidence`` (2, 12) in place) and return how sure each pile count is.
+
+    Past five, checkers are laid on the line where two of the first layer
+    touch: at each junction along the line, a checker's face (the learned
+    checker look) means one more, two touching rims (the junction's look
+    learned on the starting position's lines) none. Piles laid otherwise
+    (squeezed lines) fit neither surely and stay unsure."""
+    sure = np.zeros((2, 12), np.float32)
+    if features.junctions is None or features.junction_xy is None:
+        return sure
+    h, w = features.thumbnail.shape[:2]
+    xy = (features.junction_xy / np.array([w, h], np.float32)).astype(np.float32)
+    junction = model.junction_templates(xy)
+    if junction is None:
+        return sure
+    light, dark = model.checker_templates(xy)
+    for row, col in zip(*np.nonzero(np.abs(counts) >= LINE)):
+        is_light = counts[row, col] > 0
+        patches = features.junctions[row, col]
+        d_face = template_distance(patches, (light if is_light else dark)[row, col], max_gain=CHECKER_GAIN)
+        d_junction = template_distance(patches, (junction[0] if is_light else junction[1])[row, col], max_gain=CHECKER_GAIN)
+        spread = float(model.spread[LIGHT if is_light else DARK])
+        prob, _ = _probabilities(np.stack([d_junction, d_face], axis=-1), np.full(2, spread, np.float32))
+        extra = 0
+        while extra < len(prob) and prob[extra, 1] >= config.pile_face * (prob[extra, 0] + prob[extra, 1]):
+            extra += 1
+        certainty = float(np.maximum(prob[:, 0], prob[:, 1]).min())
+        if np.any(prob[extra:, 1] > prob[extra:, 0]):
+            certainty *= 0.3  # a layer with a gap: not a pile as we know it
+        if extra == len(prob):
+            certainty *= 0.3  # a full second layer: more may lie further on
+        counts[row, col] += extra if is_light else -extra
+        sure[row, col] = certainty
+        if certainty >= config.confident:
+            confidence[row, col] = confidence[row, col] / config.full_stack_confidence
+    return sure
+
+
 def _read_bar(features: SlotFeatures, model: ColourModel) -> tuple[int, int, float, npt.NDArray[np.bool_]]:
     """Light and dark checkers on the bar, how sure, and which probes (B,)
     a checker covers. Checkers on the bar stand anywhere: each is found
@@ -308,6 +356,7 @@ def read_rectified(
         np.where(judged, nearest, 0.0), unexplained_spreads=config.unexplained_spreads, occluded_slots=config.occluded_slots
     )
     counts, confidence = _read_points(prob, config=config)
+    pile_confidence = _read_piles(features, model, counts, confidence, config=config)
     bar_light, bar_dark, bar_conf, bar_occupied = _read_bar(features, model)
     if refusal is None and empty is not None:
         checkers = (prob[..., EMPTY] < 0.5) & (nearest < config.checker_fit_spreads)
@@ -327,6 +376,7 @@ def read_rectified(
         refusal=refusal,
         rectified=rectified,
         slot_z=slot_z,
+        pile_confidence=pile_confidence,
     )
 
 
