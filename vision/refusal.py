@@ -52,6 +52,10 @@ class RefusalConfig:
     min_outline_ratio: float = 0.45
     #: Colour just outside the outline changed by more than this (Lab): moved.
     max_outline_shift: float = 30.0
+    #: This many neighbouring samples just outside the outline changed by more
+    #: than ``frame_crossing`` (Lab): something reaches over the frame.
+    frame_crossing: float = 60.0
+    frame_crossing_samples: float = 3
     #: A frame departs from the expected board where it differs by more than this (Lab).
     occlusion_residual: float = 32.0
     #: ... (this much where checkers were read: they vary more) ...
@@ -169,7 +173,8 @@ def check_sharpness(rectified: Image, *, reference: dict[str, Any] | None, confi
 
 def check_board_moved(image: Image, geometry: BoardGeometry, *, reference: dict[str, Any] | None, config: RefusalConfig) -> Refusal | None:
     """``board_moved`` when the outline of the playing area is no longer where
-    the calibration saw it (its edge gone, or other colours just outside)."""
+    the calibration saw it (its edge gone, or other colours just outside);
+    ``hand_over_board`` when something reaches over the frame."""
     if not reference or "outline_inside" not in reference:
         return None
     contrast, outside, inside = outline_profile(image, geometry)
@@ -196,6 +201,15 @@ def check_board_moved(image: Image, geometry: BoardGeometry, *, reference: dict[
             f"the board has moved since calibration (outline contrast {ratio:.0%} of calibration, "
             f"colour outside it changed by {shift:.0f}); calibrate again or put it back",
         )
+    # a hand or an arm reaching in crosses the frame: a few neighbouring
+    # samples just outside the playing area that changed a lot
+    changed = np.linalg.norm(outside - ref_outside, axis=1) > config.frame_crossing
+    run = best = 0
+    for flag in np.concatenate([changed, changed]):  # the outline is a loop
+        run = run + 1 if flag else 0
+        best = max(best, run)
+    if min(best, len(changed)) >= config.frame_crossing_samples:
+        return Refusal("hand_over_board", "something reaches over the board's frame: wait until it is clear")
     return None
 
 
