@@ -56,8 +56,11 @@ class JudgeConfig:
 
     #: A slot contradicts an outcome when the outcome's state has at most this probability.
     contradiction: float = 0.02
-    #: The chosen outcome must give every slot at least this probability.
-    support: float = 0.15
+    #: The chosen outcome must give every slot at least this probability...
+    support: float = 0.5
+    #: ... and every slot its move changes at least this one (a photo of the
+    #: board before the move is no legal play).
+    move_support: float = 0.8
     #: An illegal verdict needs, on every legal outcome, a contradicted point read at least this surely...
     sure_point: float = 0.9
     #: ... where the slot that contradicts is within this many spreads of what it is read as.
@@ -243,6 +246,8 @@ def judge_reading(
             still = (changes.distance < config.unchanged_share * expected) & (expected > config.min_change)
             bad = bad | (must_change & still)
         counts = np.array([layout.top, layout.bottom], np.int64)
+        # the slots this outcome changes: the photo must show the move surely
+        moved = known & (before_states != UNKNOWN) & (states != before_states)
         # a pile counted surely that differs
         piles = (np.abs(counts) >= LINE) & (np.abs(seen_counts) >= LINE) & (counts != seen_counts) & sure_piles
         contradicted = np.asarray(bad.any(axis=-1), np.bool_) | piles
@@ -254,7 +259,7 @@ def judge_reading(
                 contradicted=contradicted,
                 proven=(np.asarray(proof.any(axis=-1), np.bool_) | piles) & differs & sure_points,
                 bar_contradicted=bar_sure and (layout.bar_light, layout.bar_dark) != (seen_reading.bar_light, seen_reading.bar_dark),
-                weak=np.asarray((p < config.support).any(axis=-1), np.bool_),
+                weak=np.asarray(((p < config.support) | (moved & (p < config.move_support))).any(axis=-1), np.bool_),
                 log_likelihood=float(np.log(np.maximum(p, 1e-6)).sum()),
             )
         )

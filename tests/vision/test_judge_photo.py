@@ -96,3 +96,13 @@ def test_judge_with_corners_only_never_calls_a_legal_move_illegal() -> None:
     assert verdict.verdict != "illegal"
     if verdict.verdict == "legal":
         assert verdict.play is not None and verdict.play.after == play.after
+
+
+@pytest.mark.parametrize("style", ["wood", "felt-green"])
+def test_a_board_where_nothing_moved_is_no_legal_play(style: str) -> None:
+    board = plain_board(style)
+    calibration = calibrated(board)
+    start = Position.start()
+    image = board.shoot(light_layout(start, "light"), 12).image
+    verdict = judge_photo(start, Dice(3, 1), image, calibration=calibration)
+    assert verdict.verdict != "legal", verdict.play
