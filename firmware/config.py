@@ -105,7 +105,7 @@ OPTIONS: Mapping[str, Mapping[str, Option]] = {
         ),
         "width": Option(2304, int, "frame width in pixels", minimum=64),
         "height": Option(1296, int, "frame height in pixels", minimum=64),
-        "fps": Option(10.0, float, "frames per second asked of the camera", minimum=0.5, maximum=120.0),
+        "fps": Option(15.0, float, "frames per second asked of the camera", minimum=0.5, maximum=120.0),
         "lock_exposure": Option(
             True, bool, "lock exposure, white balance and focus after calibration (vision-notes: steady light)"
         ),

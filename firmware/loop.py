@@ -160,7 +160,7 @@ class GateSettings:
     """How often frames are taken, and when a view counts as steady."""
 
     #: Frames per second taken while a move is checked.
-    fps: float = 10.0
+    fps: float = 15.0
     #: Frames per second during the set-up check (people setting up the board).
     setup_fps: float = 4.0
     #: Frames per second while no view is needed (moving, waiting for a roll): enough to notice a lost camera.
