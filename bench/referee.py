@@ -30,6 +30,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -180,7 +181,8 @@ def latency(args: argparse.Namespace, size: tuple[int, int], journal: Path) -> N
     ms = [w * 1000 for w in waits]
     print(
         f"1. press -> verdict on the LEDs, {size[0]}x{size[1]} synthetic board at {args.fps:g} fps "
-        f"({len(ms)} moves; verdicts: {', '.join(sorted(set(verdicts)))}):"
+        f"({len(ms)} moves; the referee went on to: "
+        f"{', '.join(f'{mode} x{n}' for mode, n in sorted(Counter(verdicts).items()))}):"
     )
     print(
         f"   median {statistics.median(ms):.0f} ms, worst {max(ms):.0f} ms (goal < 300 ms); "
@@ -224,7 +226,9 @@ def demo_memory() -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--moves", type=int, default=20, help="moves timed (default 20)")
-    parser.add_argument("--fps", type=float, default=20.0, help="camera frames per second (default 20)")
+    parser.add_argument(
+        "--fps", type=float, default=GateSettings().fps, help="camera frames per second (default: the config's)"
+    )
     parser.add_argument("--size", default="1280x720", help="synthetic frame size WxH (default 1280x720)")
     parser.add_argument("--idle-s", type=float, default=5.0, help="seconds of idle running measured (default 5)")
     parser.add_argument("--seed", type=int, default=1)
