@@ -137,6 +137,7 @@ def main(argv: list[str] | None = None) -> int:
     occluded_total = occluded_refused = 0
     judged = identified = legal_called_illegal = judge_refused = 0
     judged_b = identified_b = legal_called_illegal_b = judge_refused_b = 0
+    wrong_play = unmoved_accepted = unmoved_judged = 0
     by_style: Counter[str] = Counter()
     wrong_by_style: Counter[str] = Counter()
     read_ms: list[float] = []
@@ -202,6 +203,12 @@ def main(argv: list[str] | None = None) -> int:
             # the photo judge: a random legal play from this position
             dice = Dice(rng.randint(1, 6), rng.randint(1, 6))
             plays = legal_plays(position, dice)
+            if all(lp.after != position for lp in plays):
+                # the player has not moved yet: the unchanged board is no legal play
+                unmoved_judged += 1
+                home_now = "bottom-right" if mover == "light" else "top-right"
+                unmoved = judge_photo(position, dice, image, calibration=board.calibration, mover=mover, home=home_now)  # type: ignore[arg-type]
+                unmoved_accepted += unmoved.verdict == "legal"
             chosen = rng.choice(plays)
             after_layout = light_layout(chosen.after, mover)
             after_image = shoot(board, after_layout, np_rng)
@@ -217,6 +224,7 @@ def main(argv: list[str] | None = None) -> int:
                     before_image=image if use_before else None,
                 )
                 right_play = verdict.verdict == "legal" and verdict.play is not None and verdict.play.after == chosen.after
+                wrong_play += verdict.verdict == "legal" and not right_play
                 if args.show_errors and not right_play:
                     why = verdict.refusal.message if verdict.refusal else "; ".join(str(c) for c in verdict.contradictions)
                     print(f"  judge ({'with' if use_before else 'no'} before) {name}: played {chosen.play}, verdict {verdict.verdict}"
@@ -248,6 +256,8 @@ def main(argv: list[str] | None = None) -> int:
           f"legal called illegal {legal_called_illegal}")
     print(f"  judge, with before photo:   identified {pct(identified_b, judged_b)}, refused {pct(judge_refused_b, judged_b)}, "
           f"legal called illegal {legal_called_illegal_b}  (goals 99.9 %, 0)")
+    print(f"  judge, a legal verdict with the wrong play: {wrong_play}; the unmoved board accepted as a play: "
+          f"{unmoved_accepted} of {unmoved_judged}  (goal 0)")
     ms = float(np.median(read_ms))
     floor = float(np.median(warp_ms))
     print(f"  read_board per 1280x720 frame, one core: {ms:.1f} ms median (goal < 40 ms); "

@@ -57,10 +57,10 @@ class JudgeConfig:
     #: A slot contradicts an outcome when the outcome's state has at most this probability.
     contradiction: float = 0.02
     #: The chosen outcome must give every slot at least this probability...
-    support: float = 0.5
+    support: float = 0.25
     #: ... and every slot its move changes at least this one (a photo of the
     #: board before the move is no legal play).
-    move_support: float = 0.8
+    move_support: float = 0.6
     #: An illegal verdict needs, on every legal outcome, a contradicted point read at least this surely...
     sure_point: float = 0.9
     #: ... where the slot that contradicts is within this many spreads of what it is read as.
