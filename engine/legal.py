@@ -58,7 +58,15 @@ def legal_plays(position: Position, dice: Dice, rules: Rules = STANDARD) -> tupl
 
 
 def count_legal(position: Position, dice: Dice, rules: Rules = STANDARD) -> int:
-    """How many distinct legal outcomes there are (1 for a forced pass)."""
+    """How many distinct legal outcomes there are (1 for a forced pass).
+
+    Doubles with no bear-off in reach are counted without listing the outcomes
+    (see :func:`_count_double`); everything else is listed and counted.
+    """
+    if dice.is_double and _plain(rules):
+        counted = _count_double(position, dice, rules)
+        if counted is not None:
+            return counted
     return len(_search(position, dice, rules, paths=False))
 
 
@@ -255,23 +263,62 @@ def _enter_pair(
 
 
 def _spread_double(position: Position, dice: Dice, rules: Rules, *, paths: bool) -> dict[int, tuple[Step, ...]] | None:
-    """A double where no bear-off is possible: at least four checkers outside
-    home once the bar checkers have entered.
+    """A double where no bear-off is possible: at least as many checkers outside
+    home as dice are left once the bar checkers have entered.
 
-    Bar checkers enter first (M4); then each checker may take as many steps
-    as its path of open stops allows (D3), and the plays are the ways to share
-    the most steps that can be played (M6) among the checkers.
+    Bar checkers enter first (M4). Then every step of the die moves a checker
+    from a point to the point ``die`` lower, so the points fall into chains
+    ``die`` apart and a play is, on each chain, how many checkers cross each
+    link. Those crossings fix the result (each stop is a landing, D3, and a
+    blot is hit when a checker lands on it), and the result fixes them: each
+    choice is one distinct outcome, so none is generated twice. The plays are
+    the choices that play the most steps that can be played (M6).
     """
     die = dice.first
-    me = list(position.me)
     opp = _opposing(position, rules)
+    me, prefix, left, hits = _enter_double(position, die, opp)
+    base = side_key(tuple(me)) | hits
+    if me[BAR] or not left:
+        return {base: prefix}
+    if sum(me[7:25]) < left:
+        return None
+    chains = [_crossings(me, opp, range(top, 0, -die), die, left, paths=paths) for top in range(24, 24 - die, -1)]
+    chains = [c for c in chains if len(c) > 1]
+    most = min(left, sum(c[-1][0] for c in chains))
+    found: dict[int, tuple[Step, ...]] = {}
+    if most == 0:
+        return {base: prefix}
+    last = len(chains)
+    # reachable[i]: the most steps the chains from i on can take together.
+    reachable = [0] * (last + 1)
+    for index in range(last - 1, -1, -1):
+        reachable[index] = reachable[index + 1] + chains[index][-1][0]
+
+    def combine(index: int, remaining: int, delta: int, hit_bits: int, steps: tuple[Step, ...]) -> None:
+        rest = reachable[index + 1]
+        for used, d, h, s in chains[index]:
+            if used > remaining:
+                break
+            if used + rest < remaining:
+                continue
+            if used == remaining:
+                found[(base + delta + d) | hit_bits | h] = steps + s if paths else ()
+            else:
+                combine(index + 1, remaining - used, delta + d, hit_bits | h, steps + s if paths else ())
+
+    combine(0, most, 0, 0, prefix)
+    return found
+
+
+def _enter_double(position: Position, die: int, opp: list[int]) -> tuple[list[int], tuple[Step, ...], int, int]:
+    """Bar checkers enter first (M4), as many as the entry point and the four
+    dice allow: (the mover's slots after, the entries, dice left, hit bits)."""
+    me = list(position.me)
     entry = BAR - die
     prefix: list[Step] = []
     left = 4
     hits = 0
-    while me[BAR] and left:
-        if opp[entry] > 1:
-            return {side_key(position.me) | hits: tuple(prefix)} if not prefix else None
+    while me[BAR] and left and opp[entry] < 2:
         me[BAR] -= 1
         me[entry] += 1
         hit = opp[entry] == 1 and not hits
@@ -279,99 +326,91 @@ def _spread_double(position: Position, dice: Dice, rules: Rules, *, paths: bool)
             hits = 1 << (_HIT_SHIFT + entry)
         prefix.append((BAR, entry, hit, die))
         left -= 1
+    return me, tuple(prefix), left, hits
+
+
+def _count_double(position: Position, dice: Dice, rules: Rules) -> int | None:
+    """How many outcomes :func:`_spread_double` would list, without listing
+    them: each is one choice of crossings, so count the choices (chain by
+    chain, by the steps they use). None where that function does not apply."""
+    die = dice.first
+    opp = _opposing(position, rules)
+    me, _, left, _ = _enter_double(position, die, opp)
     if me[BAR] or not left:
-        return {side_key(tuple(me)) | hits: tuple(prefix)}
+        return 1
     if sum(me[7:25]) < left:
         return None
-    # For each point: its checkers and how many steps one of them can take.
-    options: list[list[tuple[int, int, int, tuple[Step, ...]]]] = []
-    capacity = 0
-    for start in range(24, die, -1):
-        count = me[start]
-        if not count:
-            continue
-        reach = 0
-        stop = start - die
-        while reach < left and stop >= 1 and opp[stop] < 2:
-            reach += 1
-            stop -= die
-        if not reach:
-            continue
-        capacity += min(count * reach, left)
-        options.append(_shares(start, count, reach, left, die, opp))
-    total = min(capacity, left)
-    if total == 0:
-        return {side_key(tuple(me)) | hits: tuple(prefix)}
-    found: dict[int, tuple[Step, ...]] = {}
-    base = side_key(tuple(me))
-
-    last = len(options)
-    # reachable[i]: the most steps the points from i on can take together.
-    reachable = [0] * (last + 1)
-    for index in range(last - 1, -1, -1):
-        reachable[index] = reachable[index + 1] + options[index][-1][0]
-
-    def combine(index: int, remaining: int, delta: int, hit_bits: int, steps: tuple[Step, ...]) -> None:
-        """Choose the next point that moves (points in between stay)."""
-        for point in range(index, last):
-            if reachable[point] < remaining:
-                return
-            rest = reachable[point + 1]
-            for used, d, h, s in options[point]:
-                if used > remaining or used + rest < remaining:
-                    continue
-                if paths and h & hit_bits:
-                    # A blot already hit by a checker from a higher point: mark the hit once.
-                    s = tuple((a, b, hit and not hit_bits >> (_HIT_SHIFT + b) & 1, z) for a, b, hit, z in s)
-                if used == remaining:
-                    key = (base + delta + d) | hit_bits | h
-                    if key not in found:
-                        found[key] = steps + s if paths else ()
-                else:
-                    combine(point + 1, remaining - used, delta + d, hit_bits | h, steps + s if paths else ())
-
-    combine(0, total, 0, hits, tuple(prefix))
-    return found
+    total = [1] + [0] * left  # total[u]: choices on the chains so far using u steps
+    for top in range(24, 24 - die, -1):
+        ways = {(0, 0): 1}  # (checkers that arrived at this point, steps used): choices
+        for point in range(top, 0, -die):
+            below = point - die
+            if below < 1 or opp[below] > 1:
+                ways = _sum_by_used(ways)
+                continue
+            nxt: dict[tuple[int, int], int] = {}
+            for (arrived, used), n in ways.items():
+                for crossing in range(min(me[point] + arrived, left - used) + 1):
+                    state = (crossing, used + crossing)
+                    nxt[state] = nxt.get(state, 0) + n
+            ways = nxt
+        chain = [0] * (left + 1)
+        for (_, used), n in ways.items():
+            chain[used] += n
+        total = [sum(total[a] * chain[u - a] for a in range(u + 1)) for u in range(left + 1)]
+    most = max(u for u in range(left + 1) if total[u])
+    return total[most]
 
 
-def _shares(
-    start: int, count: int, reach: int, left: int, die: int, opp: list[int]
+def _sum_by_used(ways: dict[tuple[int, int], int]) -> dict[tuple[int, int], int]:
+    """Nothing crosses the next link: who arrived stays; keep the counts by steps used."""
+    merged: dict[tuple[int, int], int] = {}
+    for (_, used), n in ways.items():
+        merged[(0, used)] = merged.get((0, used), 0) + n
+    return merged
+
+
+def _crossings(
+    me: list[int], opp: list[int], points: range, die: int, left: int, *, paths: bool
 ) -> list[tuple[int, int, int, tuple[Step, ...]]]:
-    """Every way to move one or more of ``count`` checkers from ``start``, each
-    at most ``reach`` steps of ``die``, using at most ``left`` steps in all:
-    (steps used, key delta, hit bits, the steps), fewest steps first."""
-    result: list[tuple[int, int, int, tuple[Step, ...]]] = []
+    """Every way checkers may cross the links of one chain of points (highest
+    first, ``die`` apart), using at most ``left`` steps: (steps, key change,
+    hit bits, the steps), fewest steps first."""
+    chain = list(points)
+    options: list[tuple[int, int, int, tuple[Step, ...]]] = []
 
-    def walk(k: int) -> tuple[int, int, tuple[Step, ...]]:
-        delta = (1 << (4 * (start - k * die))) - (1 << (4 * start))
-        hit_bits = 0
-        steps: list[Step] = []
-        for j in range(1, k + 1):
-            end = start - j * die
-            hit = opp[end] == 1
-            if hit:
-                hit_bits |= 1 << (_HIT_SHIFT + end)
-            steps.append((end + die, end, hit, die))
-        return delta, hit_bits, tuple(steps)
+    end = len(chain)
 
-    walks = [walk(k) for k in range(reach + 1)]
-
-    def parts(
-        checkers: int, biggest: int, remaining: int, used: int, delta: int, hit_bits: int, steps: tuple[Step, ...]
-    ) -> None:
-        if used:
-            result.append((used, delta, hit_bits, steps))
-        if checkers == 0:
+    def walk(index: int, arrived: int, used: int, delta: int, hit_bits: int, steps: tuple[Step, ...]) -> None:
+        # Skip the links nothing can cross: no checker there, no step left,
+        # the board's end (no bear-off here) or a blocked point (M2, D3).
+        while index < end:
+            point = chain[index]
+            below = point - die
+            if me[point] + arrived and used < left and below >= 1 and opp[below] < 2:
+                break
+            index += 1
+            arrived = 0
+        else:
+            options.append((used, delta, hit_bits, steps))
             return
-        for k in range(min(biggest, remaining), 0, -1):
-            d, h, s = walks[k]
-            # A second checker through the same blot finds it gone: mark each hit once.
-            s = tuple((a, b, hit and not (hit_bits >> (_HIT_SHIFT + b) & 1), die_) for a, b, hit, die_ in s)
-            parts(checkers - 1, k, remaining - k, used + k, delta + d, hit_bits | h, steps + s)
+        link = (1 << (4 * below)) - (1 << (4 * point))
+        blot = opp[below] == 1
+        for crossing in range(min(me[point] + arrived, left - used) + 1):
+            hit = blot and crossing > 0
+            moved = ((point, below, hit, die),) + ((point, below, False, die),) * (crossing - 1) if crossing else ()
+            walk(
+                index + 1,
+                crossing,
+                used + crossing,
+                delta + crossing * link,
+                hit_bits | (1 << (_HIT_SHIFT + below) if hit else 0),
+                steps + moved if paths else (),
+            )
 
-    parts(count, reach, left, 0, 0, 0, ())
-    result.sort(key=lambda share: share[0])
-    return result
+    walk(0, 0, 0, 0, 0, ())
+    options.sort(key=lambda option: option[0])
+    return options
 
 
 def _dfs(position: Position, dice: Dice, rules: Rules) -> dict[int, tuple[Step, ...]]:

@@ -16,6 +16,7 @@ True
 from __future__ import annotations
 
 import enum
+import operator
 from dataclasses import dataclass
 
 from engine import position_id
@@ -167,15 +168,11 @@ def status(position: Position, rules: Rules = STANDARD) -> Status:
         elif total < rules.checkers:
             problems |= Status.TOO_FEW_CHECKERS
     theirs = them[13:25] + them[1:13] if rules.long_geometry else them[24:0:-1]
-    if not all(map(_either_empty, me[1:25], theirs)):
+    if any(map(operator.mul, me[1:25], theirs)):  # a product is non-zero where both have checkers
         problems |= Status.SHARED_POINT
     if position.me[OFF] >= rules.checkers and position.them[OFF] >= rules.checkers:
         problems |= Status.BOTH_BORNE_OFF
     return problems
-
-
-def _either_empty(a: int, b: int) -> bool:
-    return not (a and b)
 
 
 def check(position: Position, rules: Rules = STANDARD, *, what: str = "position") -> Position:
