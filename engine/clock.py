@@ -59,7 +59,9 @@ class ClockSettings:
 
     def __post_init__(self) -> None:
         if self.delay_ns < 0 or min(self.reserve_ns) < 0:
-            raise ClockError(f"clock delay {self.delay_ns!r} ns and reserves {self.reserve_ns!r} ns must not be negative")
+            raise ClockError(
+                f"clock delay {self.delay_ns!r} ns and reserves {self.reserve_ns!r} ns must not be negative"
+            )
 
     @classmethod
     def app(cls) -> ClockSettings:

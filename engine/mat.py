@@ -268,7 +268,9 @@ def _cells(line: str, body_start: int, split: int, number: int, index: int) -> I
     rest = line[body_start:].strip()
     if not starts:
         if rest:
-            raise MatFormatError(f"{rest!r}: expected a roll 'NN: play', 'Doubles => N', 'Takes', 'Drops' or 'Wins N points'", line=index)
+            raise MatFormatError(
+                f"{rest!r}: expected a roll 'NN: play', 'Doubles => N', 'Takes', 'Drops' or 'Wins N points'", line=index
+            )
         return
     leading = line[body_start : starts[0].start()].strip()
     if leading:
@@ -358,7 +360,8 @@ def _replay_game(state: MatchState, game: MatGame) -> tuple[MatchState, list[Eve
     if game.score != state.score:
         raise _fail(
             game,
-            f"the score line says {game.score[0]}-{game.score[1]}, the games before give {state.score[0]}-{state.score[1]}",
+            f"the score line says {game.score[0]}-{game.score[1]}, "
+            f"the games before give {state.score[0]}-{state.score[1]}",
             "C5",
             None,
         )
@@ -375,7 +378,12 @@ def _replay_game(state: MatchState, game: MatGame) -> tuple[MatchState, list[Eve
             assert action.dice is not None
             if state.phase == Phase.OPENING:
                 if action.dice.is_double:
-                    raise _fail(game, f"opening roll {action.dice} is a double: equal opening dice are rolled again", "O2", action)
+                    raise _fail(
+                        game,
+                        f"opening roll {action.dice} is a double: equal opening dice are rolled again",
+                        "O2",
+                        action,
+                    )
                 high, low = action.dice.high, action.dice.low
                 opening = OpeningRoll(Dice(high, low) if action.player == 0 else Dice(low, high))
                 state = _step(state, opening, action, game, events)
@@ -394,7 +402,9 @@ def _replay_game(state: MatchState, game: MatGame) -> tuple[MatchState, list[Eve
         elif action.kind == DOUBLE:
             state = _step(state, Double(action.player), action, game, events)
             if action.value and action.value != state.offered_cube:
-                raise _fail(game, f"'Doubles => {action.value}' but the cube offered is {state.offered_cube}", "C1", action)
+                raise _fail(
+                    game, f"'Doubles => {action.value}' but the cube offered is {state.offered_cube}", "C1", action
+                )
         elif action.kind == TAKE:
             state = _step(state, Take(action.player), action, game, events)
         elif action.kind == DROP:
@@ -436,7 +446,12 @@ def _check_points(state: MatchState, action: MatAction, game: MatGame) -> None:
     result = state.results[-1]
     if action.kind == LOSS:
         if action.player == result.winner or action.value != result.points:
-            raise _fail(game, f"'Losses {action.value}' by player {action.player}, but player {result.winner} won {result.points}", "S2", action)
+            raise _fail(
+                game,
+                f"'Losses {action.value}' by player {action.player}, but player {result.winner} won {result.points}",
+                "S2",
+                action,
+            )
         return
     if action.player != result.winner:
         raise _fail(game, f"'Wins' for player {action.player}, but player {result.winner} won the game", "S1", action)
@@ -480,7 +495,12 @@ def format_record(record: MatchRecord) -> str:
             text = _format_cell(action)
             if action.kind == WIN:
                 last = rows[-1] if rows else None
-                if last is not None and len(last) == 2 and not last[action.player] and (action.player == 1 or not last[1]):
+                if (
+                    last is not None
+                    and len(last) == 2
+                    and not last[action.player]
+                    and (action.player == 1 or not last[1])
+                ):
                     last[action.player] = text  # on the row of the drop, as GNU Backgammon writes it
                 else:
                     rows.append(["", "", "win"])

@@ -507,15 +507,15 @@ def _take(state: MatchState, event: Take) -> MatchState:
         _expect(state, event, (Phase.DOUBLED,), _other(state.turn) if state.turn is not None else None, "C2")
         owner = event.player
         cube = state.offered_cube
-    return dataclasses.replace(
-        state, phase=Phase.ROLL, cube=cube, cube_owner=owner, cube_turned=True, offered_cube=0
-    )
+    return dataclasses.replace(state, phase=Phase.ROLL, cube=cube, cube_owner=owner, cube_turned=True, offered_cube=0)
 
 
 def _drop(state: MatchState, event: Drop) -> MatchState:
     if state.phase == Phase.BEAVERED:
         _expect(state, event, (Phase.BEAVERED,), state.turn, "C4")
-        return _end(state, winner=_other(state.turn), multiplier=1, cube=state.offered_cube, ending=Ending.BEAVER_REFUSED)
+        return _end(
+            state, winner=_other(state.turn), multiplier=1, cube=state.offered_cube, ending=Ending.BEAVER_REFUSED
+        )
     _expect(state, event, (Phase.DOUBLED,), _other(state.turn) if state.turn is not None else None, "C2")
     assert state.turn is not None
     return _end(state, winner=state.turn, multiplier=1, cube=state.cube, ending=Ending.DROP)
@@ -536,7 +536,11 @@ def _resign(state: MatchState, event: Resign) -> MatchState:
     if state.settings.app_resign:
         off = state.position_of(event.player).me[OFF]
         return _end(
-            state, winner=_other(event.player), multiplier=app_resign_multiplier(off), cube=state.cube, ending=Ending.RESIGN
+            state,
+            winner=_other(event.player),
+            multiplier=app_resign_multiplier(off),
+            cube=state.cube,
+            ending=Ending.RESIGN,
         )
     return dataclasses.replace(
         state, phase=Phase.RESIGNING, resign_level=event.level, resigner=event.player, resume=state.phase
@@ -575,10 +579,14 @@ def _played(state: MatchState, event: Played | Pass) -> MatchState:
     play = event.play if isinstance(event, Played) else Play()
     if isinstance(event, Played) and event.accepted_illegal:
         if event.after is None:
-            raise _refuse(f"player {event.player} played {str(play)!r}: an accepted illegal play needs the board after it", "X1")
+            raise _refuse(
+                f"player {event.player} played {str(play)!r}: an accepted illegal play needs the board after it", "X1"
+            )
         problems = status(event.after, rules)
         if problems:
-            raise _refuse(f"the board {event.after.position_id()!r} after an accepted play cannot exist: {problems!r}", "X1")
+            raise _refuse(
+                f"the board {event.after.position_id()!r} after an accepted play cannot exist: {problems!r}", "X1"
+            )
         after = event.after
     else:
         found = resolve_play(state.position, state.dice, play, rules)
