@@ -135,6 +135,7 @@ class _Score:
     bar_contradicted: bool
     weak: npt.NDArray[np.bool_]  # (2, 12) points the outcome rests on unsure slots for
     log_likelihood: float
+    visible: bool = True  # the photo shows the move itself (not only piles or the trays)
 
     @property
     def consistent(self) -> bool:
@@ -210,7 +211,9 @@ def judge_reading(
     plays = legal_plays(before, dice, rules)
     prob = seen_reading.slot_prob
     slots = prob.shape[2]
-    before_states = layout_states(layout_from_position(before, mover=mover, home=bottom_home), slots)
+    before_layout = layout_from_position(before, mover=mover, home=bottom_home)
+    before_states = layout_states(before_layout, slots)
+    before_counts = np.array([before_layout.top, before_layout.bottom], np.int64)
     groups: dict[Layout, list[LegalPlay]] = {}
     for lp in plays:
         groups.setdefault(layout_from_position(lp.after, mover=mover, home=bottom_home), []).append(lp)
@@ -250,6 +253,10 @@ def judge_reading(
         moved = known & (before_states != UNKNOWN) & (states != before_states)
         # a pile counted surely that differs
         piles = (np.abs(counts) >= LINE) & (np.abs(seen_counts) >= LINE) & (counts != seen_counts) & sure_piles
+        # the move shows: a slot changes, a pile surely counted as the outcome has it, or the bar
+        pile_moves = (counts != before_counts) & (np.abs(counts) >= LINE) & (counts == seen_counts) & sure_piles
+        bar_moves = bar_sure and (layout.bar_light, layout.bar_dark) != (before_layout.bar_light, before_layout.bar_dark)
+        visible = bool(moved.any() or pile_moves.any() or bar_moves) or layout == before_layout
         contradicted = np.asarray(bad.any(axis=-1), np.bool_) | piles
         differs = (np.minimum(np.abs(counts), LINE) * np.sign(counts) != np.minimum(np.abs(seen_counts), LINE) * np.sign(seen_counts)) | piles
         scores.append(
@@ -261,6 +268,7 @@ def judge_reading(
                 bar_contradicted=bar_sure and (layout.bar_light, layout.bar_dark) != (seen_reading.bar_light, seen_reading.bar_dark),
                 weak=np.asarray(((p < config.support) | (moved & (p < config.move_support))).any(axis=-1), np.bool_),
                 log_likelihood=float(np.log(np.maximum(p, 1e-6)).sum()),
+                visible=visible,
             )
         )
     consistent = [s for s in scores if s.consistent]
@@ -271,6 +279,16 @@ def judge_reading(
             return PhotoVerdict(
                 "refused",
                 refusal=Refusal("ambiguous", f"only {chosen.plays[0].play} fits, but {', '.join(names)} are not read surely", names),
+                reading=reading,
+            )
+        if not chosen.visible:
+            return PhotoVerdict(
+                "refused",
+                refusal=Refusal(
+                    "ambiguous",
+                    f"only {chosen.plays[0].play} fits, but it changes only piles or the trays, which the photo cannot "
+                    "tell from the board before the move",
+                ),
                 reading=reading,
             )
         return PhotoVerdict("legal", play=chosen.plays[0], reading=reading)
