@@ -190,10 +190,12 @@ def judge_reading(
     config: JudgeConfig = JudgeConfig(),
     changes: Changes | None = None,
     allow_illegal: bool = True,
+    before_reading: Reading | None = None,
 ) -> PhotoVerdict:
     """Judge a reading of the photo after the move (see the module's docstring).
     ``allow_illegal=False`` refuses where the verdict would be illegal (a
-    reading without a calibration is no proof).
+    reading without a calibration is no proof). ``before_reading``: the
+    reading of the before frame; a point it misreads is no proof either.
     ``home``: where the mover's home board lies in the rectified board (a
     fixed camera sees one player's home at the top). ``changes``: how the
     slots changed since a before frame (:func:`slot_changes`), if any."""
@@ -220,6 +222,9 @@ def judge_reading(
     bar_sure = seen_reading.bar_confidence >= 1 - config.contradiction
     seen_counts = seen_reading.counts
     sure_points = seen_reading.confidence >= config.sure_point
+    if before_reading is not None and before_reading.refusal is None:
+        checked = before_reading.turned() if turned else before_reading
+        sure_points = sure_points & (checked.counts == before_counts)
     sure_piles = (
         seen_reading.pile_confidence >= config.sure_point
         if seen_reading.pile_confidence is not None
@@ -376,4 +381,7 @@ def judge_photo(
         if before_reading.refusal is not None:
             return PhotoVerdict("refused", refusal=before_reading.refusal, reading=before_reading)
         changes = slot_changes(before_image, image, calibration, config=config)
-    return judge_reading(before, dice, reading, mover=mover, home=home, rules=rules, config=config, changes=changes)
+        return judge_reading(
+            before, dice, reading, mover=mover, home=home, rules=rules, config=config, changes=changes, before_reading=before_reading
+        )
+    return judge_reading(before, dice, reading, mover=mover, home=home, rules=rules, config=config)
