@@ -37,11 +37,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import numpy as np  # noqa: E402
 
 from engine.legal import legal_plays  # noqa: E402
-from engine.position import Position  # noqa: E402
 from firmware import referee as ref  # noqa: E402
+from firmware.commands.demo import table_camera  # noqa: E402
 from firmware.config import parse_config  # noqa: E402
 from firmware.dice import DiceRoller  # noqa: E402
 from firmware.hardware.buttons import ButtonPressed  # noqa: E402
@@ -53,7 +52,6 @@ from vision.calibration import calibrate  # noqa: E402
 from vision.capture import Frame, SyntheticSource  # noqa: E402
 from vision.judge import judge_photo  # noqa: E402
 from vision.layout import layout_from_position  # noqa: E402
-from vision.render import CameraPose, Effects, Lighting  # noqa: E402
 
 
 class StillCamera:
@@ -92,15 +90,7 @@ def make_loop(
     clock = MonotonicClock()
     config = parse_config('[match]\nlength = 0\n[clock]\npreset = "app"\n')
     layout = LedLayout.from_config(config.layout)
-    source = SyntheticSource(
-        rng=np.random.default_rng(seed),
-        size=size,
-        camera=CameraPose(rotation_deg=1.5, tilt_deg=8.0, tilt_azimuth_deg=100.0, distance=2.6, fill=0.9),
-        lighting=Lighting(gradient=(0.15, 40.0)),
-        effects=Effects.none(),
-        clock=clock.now,
-    )
-    source.show(layout_from_position(Position.start()))
+    source = table_camera(seed=seed, size=size, clock=clock)
     first = source.read()
     assert first is not None
     calibration = calibrate(first.image, source.last_corners)

@@ -60,9 +60,6 @@ def build(
     """The demo's world: (loop, players, strip), nothing started yet."""
     import random
 
-    import numpy as np
-
-    from engine.position import Position
     from firmware.config import parse_config
     from firmware.dice import DiceRoller
     from firmware.hardware.buttons import ButtonPanel
@@ -73,9 +70,6 @@ def build(
     from firmware.referee import RefereeSettings
     from firmware.simplayers import FlakyCamera, SimPlayers
     from vision.calibration import calibrate
-    from vision.capture import SyntheticSource
-    from vision.layout import layout_from_position
-    from vision.render import CameraPose, Effects, Lighting
 
     config = parse_config(
         f'[match]\nlength = {length}\n[clock]\npreset = "{clock_preset}"\n'
@@ -84,15 +78,7 @@ def build(
         source="<demo>",
     )
     layout = LedLayout.from_config(config.layout)
-    source = SyntheticSource(
-        rng=np.random.default_rng(seed),
-        size=size,
-        camera=CameraPose(rotation_deg=1.5, tilt_deg=8.0, tilt_azimuth_deg=100.0, distance=2.6, fill=0.9),
-        lighting=Lighting(gradient=(0.15, 40.0)),
-        effects=Effects.none(),
-        clock=clock.now,
-    )
-    source.show(layout_from_position(Position.start(), mover="light", home="bottom-right"))
+    source = table_camera(seed=seed, size=size, clock=clock)
     first = source.read()
     assert first is not None and source.last_corners is not None
     calibration = calibrate(first.image, source.last_corners)
@@ -117,6 +103,28 @@ def build(
     players.restore(loop.state)
     loop.actors.append(players)
     return loop, players, strip
+
+
+def table_camera(*, seed: int, size: tuple[int, int], clock: Any) -> Any:
+    """The demo's camera: a synthetic board seen a little tilted under a gentle
+    light gradient, showing the starting position (a ``SyntheticSource``)."""
+    import numpy as np
+
+    from engine.position import Position
+    from vision.capture import SyntheticSource
+    from vision.layout import layout_from_position
+    from vision.render import CameraPose, Effects, Lighting
+
+    source = SyntheticSource(
+        rng=np.random.default_rng(seed),
+        size=size,
+        camera=CameraPose(rotation_deg=1.5, tilt_deg=8.0, tilt_azimuth_deg=100.0, distance=2.6, fill=0.9),
+        lighting=Lighting(gradient=(0.15, 40.0)),
+        effects=Effects.none(),
+        clock=clock.now,
+    )
+    source.show(layout_from_position(Position.start(), mover="light", home="bottom-right"))
+    return source
 
 
 def run(args: argparse.Namespace) -> int:
