@@ -149,7 +149,7 @@ def _search(position: Position, dice: Dice, rules: Rules, *, paths: bool = True)
 
 def _plain(rules: Rules) -> bool:
     """Rules under which the shortcuts below give exactly the search's answer."""
-    return rules.hitting and not (rules.head_limit or rules.no_lone_prime or rules.no_hit_and_run)
+    return rules.hitting and not (rules.head_limit or rules.no_lone_prime or rules.no_hit_and_run or rules.least_waste)
 
 
 def _opposing(position: Position, rules: Rules) -> list[int]:
@@ -169,7 +169,10 @@ def _pair(position: Position, dice: Dice, rules: Rules, *, paths: bool) -> dict[
     other case applies, or when no play uses both dice (the search decides).
     """
     me = position.me
-    if sum(me[7:26]) < 2:
+    outside = sum(me[7:26])
+    if outside == 0:
+        return _bear_pair(position, dice, rules)
+    if outside < 2:
         return None
     opp = _opposing(position, rules)
     high, low = dice.high, dice.low
@@ -217,6 +220,46 @@ def _pair(position: Position, dice: Dice, rules: Rules, *, paths: bool) -> dict[
             key = (base + (1 << (4 * end)) - (1 << (4 * start))) | hit_stop | last
             if key not in found:
                 found[key] = ((start, stop, bool(hit_stop), first), (stop, end, bool(last), second))
+    return found or None
+
+
+def _bear_pair(position: Position, dice: Dice, rules: Rules) -> dict[int, tuple[Step, ...]] | None:
+    """A non-double with every checker home: each die moves a checker inside
+    or bears one off, exactly (E2) or from the highest point when the die is
+    larger than it. None when no play uses both dice (the search decides)."""
+    me = list(position.me)
+    opp = _opposing(position, rules)
+    base = side_key(position.me)
+    found: dict[int, tuple[Step, ...]] = {}
+
+    def singles(die: int) -> list[tuple[int, int, bool]]:
+        moves = []
+        highest = next((p for p in range(6, 0, -1) if me[p]), 0)
+        for start in range(highest, 0, -1):
+            if me[start]:
+                end = start - die
+                if end > 0:
+                    if opp[end] < 2:
+                        moves.append((start, end, opp[end] == 1))
+                elif end == 0 or start == highest:
+                    moves.append((start, OFF, False))
+        return moves
+
+    for first, second in ((dice.high, dice.low), (dice.low, dice.high)):
+        for s1, e1, h1 in singles(first):
+            me[s1] -= 1
+            me[e1] += 1
+            if h1:
+                opp[e1] = 0
+            for s2, e2, h2 in singles(second):
+                key = base - (1 << (4 * s1)) + (1 << (4 * e1)) - (1 << (4 * s2)) + (1 << (4 * e2))
+                hits = (1 << (_HIT_SHIFT + e1) if h1 else 0) | (1 << (_HIT_SHIFT + e2) if h2 else 0)
+                if key | hits not in found:
+                    found[key | hits] = ((s1, e1, h1, first), (s2, e2, h2, second))
+            if h1:
+                opp[e1] = 1
+            me[e1] -= 1
+            me[s1] += 1
     return found or None
 
 
