@@ -179,16 +179,18 @@ def _pair(position: Position, dice: Dice, rules: Rules, *, paths: bool) -> dict[
     base = side_key(me)
     if me[BAR]:
         return _enter_pair(me, opp, high, low, base, paths=paths)
+    occupied = [point for point in range(24, 0, -1) if me[point]]
     singles: list[list[tuple[int, int, int, int]]] = []
     for die in (high, low):
         moves = []
-        for start in range(24, die, -1):
-            if me[start]:
-                end = start - die
-                there = opp[end]
-                if there < 2:
-                    hit = 1 << (_HIT_SHIFT + end) if there else 0
-                    moves.append((start, end, (1 << (4 * end)) - (1 << (4 * start)), hit))
+        for start in occupied:
+            end = start - die
+            if end < 1:
+                break
+            there = opp[end]
+            if there < 2:
+                hit = 1 << (_HIT_SHIFT + end) if there else 0
+                moves.append((start, end, (1 << (4 * end)) - (1 << (4 * start)), hit))
         singles.append(moves)
     found: dict[int, tuple[Step, ...]] = {}
     if not paths:
