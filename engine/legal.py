@@ -12,6 +12,13 @@ A result is identified by an integer key: four bits per slot of the mover's
 side (the counts never exceed 15) and one bit per point where a blot was hit,
 so two orders of the same moves meet in one dictionary entry.
 
+Under the plain rules (hitting, no option or variant restriction) common
+shapes take exact shortcuts instead of the general search: pairs of single
+moves, entering from the bar, bearing off with every checker home, and
+doubles as crossings along chains of points. Each hands back to the search
+where it does not apply; all agree with GNU Backgammon's generator
+(``tests/engine/test_gnubg_oracle.py``).
+
 >>> from engine.dice import Dice
 >>> from engine.position import Position
 >>> plays = legal_plays(Position.start(), Dice(3, 1))
@@ -161,7 +168,8 @@ def _opposing(position: Position, rules: Rules) -> list[int]:
 
 
 def _pair(position: Position, dice: Dice, rules: Rules, *, paths: bool) -> dict[int, tuple[Step, ...]] | None:
-    """A non-double with no checker on the bar and at least two outside home.
+    """A non-double: every checker home goes to :func:`_bear_pair`, checkers
+    on the bar to :func:`_enter_pair`; otherwise, with at least two outside home.
 
     No bear-off is then possible (E1) and no move changes what another may do,
     so the plays are every pair of single moves by different checkers plus
