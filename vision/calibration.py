@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import json
 import logging
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -93,8 +93,8 @@ class Calibration:
             "start_layout": {"top": list(self.start_layout.top), "bottom": list(self.start_layout.bottom)},
             "reference": self.reference,
             "empty_board": None if self.empty_board is None else encode(self.empty_board),
-            "read": self.read.to_json(),
-            "refusal": self.refusal.to_json(),
+            "read": asdict(self.read),
+            "refusal": asdict(self.refusal),
         }
 
     @classmethod
@@ -126,8 +126,8 @@ class Calibration:
                 start_layout=Layout(top=tuple(start["top"]), bottom=tuple(start["bottom"])),
                 reference=dict(data.get("reference") or {}),
                 empty_board=decode(data["empty_board"]) if data.get("empty_board") else None,
-                read=ReadConfig.from_json(data.get("read") or {}),
-                refusal=RefusalConfig.from_json(data.get("refusal") or {}),
+                read=_thresholds(ReadConfig, data.get("read") or {}),
+                refusal=_thresholds(RefusalConfig, data.get("refusal") or {}),
                 image_size=(int(data["image_size"][0]), int(data["image_size"][1])),
                 version=int(version),
             )
@@ -297,3 +297,14 @@ def calibrate(
         refusal=refusal,
         image_size=(int(image.shape[1]), int(image.shape[0])),
     )
+
+
+_Thresholds = TypeVar("_Thresholds", ReadConfig, RefusalConfig)
+
+
+def _thresholds(kind: type[_Thresholds], data: dict[str, Any]) -> _Thresholds:
+    """A thresholds dataclass from its saved JSON: each value takes its field's
+    default's type; unknown keys (from a newer nardref) are ignored."""
+    defaults = kind()
+    known = {f.name: type(getattr(defaults, f.name))(data[f.name]) for f in fields(kind) if f.name in data}
+    return kind(**known)

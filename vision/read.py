@@ -55,14 +55,6 @@ class ReadConfig:
     #: checker's face is at least this much likelier there than two touching rims.
     pile_face: float = 0.9
 
-    def to_json(self) -> dict[str, Any]:
-        return dict(self.__dict__)
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> ReadConfig:
-        known = {k: type(getattr(cls(), k))(v) for k, v in data.items() if k in cls.__dataclass_fields__}
-        return cls(**known)
-
 
 @dataclass(frozen=True, eq=False)
 class Reading:

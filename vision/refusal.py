@@ -63,13 +63,6 @@ class RefusalConfig:
     #: ... over an area at least this many checker discs: something covers the board.
     occlusion_area: float = 0.8
 
-    def to_json(self) -> dict[str, Any]:
-        return dict(self.__dict__)
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> RefusalConfig:
-        return cls(**{k: float(v) for k, v in data.items() if k in cls.__dataclass_fields__})
-
 
 def sharpness(rectified: Image) -> float:
     """How sharp the strong edges are, independent of how many there are:
