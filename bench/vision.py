@@ -14,6 +14,7 @@ play. Run::
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import sys
 import time
@@ -117,6 +118,14 @@ def shoot(board: Board, layout: Layout, np_rng: np.random.Generator, *, occlusio
     return shot.image
 
 
+def dump(folder: Path, name: str, image: np.ndarray, board: Board, truth: Layout) -> None:
+    """Write a photo, its board's calibration and its true layout, for ``nardref detect`` and study."""
+    folder.mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(folder / f"{name}.png"), image)
+    board.calibration.save(folder / f"{name}.board.json")
+    (folder / f"{name}.truth.json").write_text(json.dumps(truth.to_dict()) + "\n")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--n", type=int, default=1000, help="photos read (default 1000)")
@@ -124,7 +133,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--per-board", type=int, default=10, help="photos per calibrated board")
     parser.add_argument("--quick", action="store_true", help="a smoke test: 40 photos")
     parser.add_argument("--show-errors", action="store_true", help="print every misread point and wrong verdict")
-    parser.add_argument("--dump", metavar="DIR", help="write the photos read wrong or refused to DIR")
+    parser.add_argument(
+        "--dump", metavar="DIR", help="write the photos read wrong or refused to DIR, each with its calibration and true layout"
+    )
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     n = 40 if args.quick else args.n
@@ -169,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
                 if args.show_errors:
                     print(f"  {name} photo {photos}: refused {reading.refusal.message}")
                 if args.dump:
-                    cv2.imwrite(str(Path(args.dump) / f"refused_{photos:05d}.png"), image)
+                    dump(Path(args.dump), f"refused_{photos:05d}", image, board, truth)
                 points_total += 24
                 wrong_by_style[name] += 1
             else:
@@ -190,7 +201,7 @@ def main(argv: list[str] | None = None) -> int:
                 else:
                     wrong_by_style[name] += 1
                     if args.dump:
-                        cv2.imwrite(str(Path(args.dump) / f"wrong_{photos:05d}.png"), image)
+                        dump(Path(args.dump), f"wrong_{photos:05d}", image, board, truth)
                     if args.show_errors:
                         print(f"  {name} photo {photos}: truth {truth.top} {truth.bottom} bar {truth.bar_light},{truth.bar_dark}")
                         print(f"  {' ' * len(name)}        seen  {seen.top} {seen.bottom} bar {seen.bar_light},{seen.bar_dark}")
