@@ -33,13 +33,19 @@ def empty_board(features: SlotFeatures, occupied: BoolArray) -> FloatArray:
     with checkers (``occupied`` slots (2, 12, S)) takes the strip of the
     nearest point of the same row and colour (parity) that has none, from
     the edge to half a checker past its last one (checkers' rims and
-    shadows go with them)."""
+    shadows go with them), the whole width of the point, moved by the exact
+    (fractional) distance between the two points: a point's edges are the
+    sharpest lines on the board, and a strip a pixel off would show them as
+    something lying there."""
     board = np.array(features.thumbnail, np.float32)
     h, w = board.shape[:2]
     xy = features.slot_xy
     slots = xy.shape[2]
     free = np.asarray(~occupied.any(axis=-1), np.bool_)
+    centres = xy[:, :, 0, 0]
     for row in range(2):
+        widths = np.diff(centres[row])
+        width = float(np.median(widths[widths > 0])) if (widths > 0).any() else float(PATCH)
         for col in range(12):
             n = int(occupied[row, col].sum())
             if n == 0:
@@ -48,16 +54,19 @@ def empty_board(features: SlotFeatures, occupied: BoolArray) -> FloatArray:
             if not same:
                 continue
             other = min(same, key=lambda c: (abs(c - col), (c < 6) != (col < 6)))
-            dx = int(round(float(xy[row, other, 0, 0] - xy[row, col, 0, 0])))
-            x0 = int(round(float(xy[row, col, 0, 0]) - PATCH / 2))
-            x1 = x0 + PATCH
+            dx = float(centres[row, other] - centres[row, col])
+            x0 = int(np.floor(float(centres[row, col]) - width / 2))
+            x1 = int(np.ceil(float(centres[row, col]) + width / 2))
             reach = min(float(n) + 0.7, slots + 0.5) * PATCH
             edge_y = float(xy[row, col, 0, 1]) + (-PATCH / 2 if row == 0 else PATCH / 2)
             y0, y1 = (int(edge_y), int(edge_y + reach)) if row == 0 else (int(edge_y - reach), int(edge_y) + 1)
-            x0, x1, y0, y1 = max(x0, 0), min(x1, w), max(y0, 0), min(y1, h)
-            if x0 + dx < 0 or x1 + dx > w or x0 >= x1 or y0 >= y1:
+            shift = int(np.floor(dx))
+            x0, x1, y0, y1 = max(x0, 0, -shift), min(x1, w, w - shift - 1), max(y0, 0), min(y1, h)
+            if x0 >= x1 or y0 >= y1:
                 continue
-            board[y0:y1, x0:x1] = features.thumbnail[y0:y1, x0 + dx : x1 + dx]
+            part = dx - shift
+            source = features.thumbnail[y0:y1]
+            board[y0:y1, x0:x1] = (1 - part) * source[:, x0 + shift : x1 + shift] + part * source[:, x0 + shift + 1 : x1 + shift + 1]
     return board
 
 
