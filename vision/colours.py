@@ -113,9 +113,10 @@ class ColourModel:
     a dark checker from their templates; ``self_spread``: the typical
     distance between two neighbouring checkers of one line (checkers on one
     point look alike; a shadow or a triangle's tip after the last one does not);
-    ``junction_light``/``junction_dark``: (T, T, 4) where two checkers of a
-    line touch, without a checker on top (from the starting position's
-    lines; None when not learned).
+    ``junction_light``/``junction_dark``: (2, T, T, 4) where two checkers of a
+    line touch, without a checker on top, on each of the two point colours
+    (:func:`point_kind`; the point shows between the rims), from the
+    starting position's lines; None when not learned.
     """
 
     background: FloatArray
@@ -148,11 +149,16 @@ class ColourModel:
         return _shade(self.light, gain), _shade(self.dark, gain)
 
     def junction_templates(self, xy: FloatArray) -> tuple[FloatArray, FloatArray] | None:
-        """Light and dark junction templates (..., T, T, 4) at ``xy`` (..., 2), if learned."""
+        """Light and dark junction templates (2, 12, J, T, T, 4) at the
+        junctions ``xy`` (2, 12, J, 2) of every point, if learned."""
         if self.junction_light is None or self.junction_dark is None:
             return None
         gain = self.gain_at(xy)
-        return _shade(self.junction_light, gain), _shade(self.junction_dark, gain)
+        kind = point_kind()[:, :, None]
+        return tuple(  # type: ignore[return-value]
+            np.where(kind[..., None, None, None] == 0, _shade(j[0], gain), _shade(j[1], gain))
+            for j in (self.junction_light, self.junction_dark)
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -183,8 +189,8 @@ class ColourModel:
                 spread=np.asarray(data["spread"], np.float32),
                 light_field=np.asarray(data["light_field"], np.float32),
                 self_spread=float(data["self_spread"]),
-                junction_light=None if data.get("junction_light") is None else np.asarray(data["junction_light"], np.float32),
-                junction_dark=None if data.get("junction_dark") is None else np.asarray(data["junction_dark"], np.float32),
+                junction_light=_per_kind(data.get("junction_light")),
+                junction_dark=_per_kind(data.get("junction_dark")),
             )
         except (KeyError, TypeError, ValueError) as exc:
             if isinstance(exc, CalibrationError):
@@ -209,6 +215,22 @@ class ColourModel:
             return self
         index = np.minimum(np.arange(slots), have - 1)
         return replace(self, background=self.background[:, :, index], background_spread=self.background_spread[:, :, index])
+
+
+def point_kind() -> npt.NDArray[np.int64]:
+    """(2, 12) which of the two point colours each point has: neighbours
+    differ, and facing points (top and bottom of one column) differ too."""
+    rows, cols = np.mgrid[0:2, 0:12]
+    return np.asarray((rows + cols) % 2, np.int64)
+
+
+def _per_kind(saved: Any) -> FloatArray | None:
+    """A saved junction template: (2, T, T, 4), one per point colour; a file
+    from before they were told apart has one (T, T, 4) for both."""
+    if saved is None:
+        return None
+    template = np.asarray(saved, np.float32)
+    return np.stack([template, template]) if template.ndim == 3 else template
 
 
 def layout_states(layout: Layout, slots: int, *, exact: bool = False) -> npt.NDArray[np.int8]:
@@ -390,20 +412,22 @@ def learn_from_layout(
     if features.junctions is not None and features.junction_xy is not None:
         counts = np.array([layout.top, layout.bottom], np.int64)
         jxy = _normalised(features.junction_xy, features.thumbnail.shape)
-        kinds: list[FloatArray | None] = []
+        reach = min(LINE - 1, features.junctions.shape[2])
+        learned: list[FloatArray | None] = []
         for sign in (1, -1):
-            rows, cols = np.nonzero(counts * sign >= LINE)
-            samples = [features.junctions[r, c, k] for r, c in zip(rows, cols) for k in range(min(LINE - 1, features.junctions.shape[2]))]
-            where = [jxy[r, c, k] for r, c in zip(rows, cols) for k in range(min(LINE - 1, features.junctions.shape[2]))]
-            if samples:
-                gain = np.exp(_basis(np.array(where, np.float32)) @ field).astype(np.float32)
-                flat = np.array(samples, np.float32)
+            per_kind: list[FloatArray] = []
+            for kind in (0, 1):
+                rows, cols = np.nonzero((counts * sign >= LINE) & (point_kind() == kind))
+                if len(rows) == 0:
+                    break
+                where = jxy[rows, cols, :reach].reshape(-1, 2)
+                flat = np.array(features.junctions[rows, cols, :reach].reshape(-1, PATCH, PATCH, CHANNELS), np.float32)
+                gain = np.exp(_basis(where) @ field).astype(np.float32)
                 flat[..., 0] *= gain[:, None, None]
                 flat[..., 3] *= gain[:, None, None]
-                kinds.append(np.median(flat, axis=0).astype(np.float32))
-            else:
-                kinds.append(None)
-        junction_light, junction_dark = (kinds[0], kinds[1]) if pos_light else (kinds[1], kinds[0])
+                per_kind.append(np.median(flat, axis=0).astype(np.float32))
+            learned.append(np.stack(per_kind) if len(per_kind) == 2 else None)
+        junction_light, junction_dark = (learned[0], learned[1]) if pos_light else (learned[1], learned[0])
     model = replace(model, spread=spread, self_spread=self_spread, junction_light=junction_light, junction_dark=junction_dark)
     log.debug("learned light %s dark %s spread %s field %s", model.light_lab, model.dark_lab, spread, field)
     return model, pos_light
@@ -415,8 +439,7 @@ def learn_from_image(features: SlotFeatures, *, first_is_light: bool | None = No
     patches = features.patches
     slots = patches.shape[2]
     near = min(slots, 3)  # near the edge the triangles are wide: an empty slot shows its point's colour
-    rows, cols, _ = np.meshgrid(np.arange(2), np.arange(12), np.arange(near), indexing="ij")
-    kind = ((rows + cols) % 2).ravel()
+    kind = np.repeat(point_kind()[:, :, None], near, axis=2).ravel()
     flat = (patches[:, :, :near] * np.sqrt(DISC)[..., None]).reshape(2 * 12 * near, -1).astype(np.float32)
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 40, 0.5)
     _, labels, _ = cv2.kmeans(flat, clusters, None, criteria, 4, cv2.KMEANS_PP_CENTERS)  # type: ignore[call-overload]

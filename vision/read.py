@@ -49,11 +49,24 @@ class ReadConfig:
     occluded_slots: int = 2
     #: A slot read as a checker counts as one only within this many spreads of a checker's look.
     checker_fit_spreads: float = 3.0
+    #: A checker's look may stray at most this many times as far as the slot's
+    #: empty look: checkers vary more over the board (their sides show in
+    #: perspective), and an empty point of the checkers' colour must not pass
+    #: for one.
+    checker_spread_cap: float = 2.5
+    #: Checkers of each colour in play (B4): the bar holds no more than those not read on the points.
+    checkers: int = 15
     #: Confidence factor for a stack filling every slot (more may be piled on it).
     full_stack_confidence: float = 0.5
-    #: A junction of a full line counts as one more checker piled on it when a
-    #: checker's face is at least this much likelier there than two touching rims.
-    pile_face: float = 0.9
+    #: A junction of a full line counts as one more checker piled on it when its
+    #: distance to a checker's face is below this share of its distance to two
+    #: touching rims...
+    pile_face_ratio: float = 0.72
+    #: ... and the count is sure when every junction's share is at least this
+    #: far from that threshold.
+    pile_margin: float = 0.14
+    #: ... and the two distances differ by at least this many checker spreads.
+    pile_evidence_spreads: float = 1.0
 
 
 @dataclass(frozen=True, eq=False)
@@ -178,18 +191,17 @@ def slot_probabilities(features: SlotFeatures, model: ColourModel, *, config: Re
     """(2, 12, S, 3) probabilities of empty/light/dark per slot, and (2, 12, S)
     the distance to the nearest template in spreads (how well anything
     learned explains the slot)."""
-    prob, z = slot_z_scores(features, model)
+    prob, z = slot_z_scores(features, model, config=config)
     return prob, np.asarray(z.min(axis=-1), np.float32)
 
 
-def slot_z_scores(features: SlotFeatures, model: ColourModel) -> tuple[FloatArray, FloatArray]:
+def slot_z_scores(features: SlotFeatures, model: ColourModel, *, config: ReadConfig) -> tuple[FloatArray, FloatArray]:
     """(2, 12, S, 3) probabilities and distances in spreads of every slot
     from the empty look and from a light and a dark checker."""
     model = model.resized(features.patches.shape[2])
-    spread = np.stack(
-        [model.background_spread, np.full_like(model.background_spread, model.spread[1]), np.full_like(model.background_spread, model.spread[2])],
-        axis=-1,
-    )
+    bg = model.background_spread
+    cap = config.checker_spread_cap * bg
+    spread = np.stack([bg, np.minimum(model.spread[1], cap), np.minimum(model.spread[2], cap)], axis=-1)
     distances = slot_distances(features, model)
     # a checker past the first of a line must also look like the one before it
     patches = features.patches
@@ -240,8 +252,10 @@ def _read_piles(
     Past five, checkers are laid on the line where two of the first layer
     touch: at each junction along the line, a checker's face (the learned
     checker look) means one more, two touching rims (the junction's look
-    learned on the starting position's lines) none. Piles laid otherwise
-    (squeezed lines) fit neither surely and stay unsure."""
+    learned on the starting position's lines) none; the junction is judged
+    by how much nearer it is to one than to the other. Piles laid otherwise
+    (six or seven squeezed into the length of five) look much like a line of
+    five: a full line with nothing on it stays unsure."""
     sure = np.zeros((2, 12), np.float32)
     if features.junctions is None or features.junction_xy is None:
         return sure
@@ -256,16 +270,22 @@ def _read_piles(
         patches = features.junctions[row, col]
         d_face = template_distance(patches, (light if is_light else dark)[row, col], max_gain=CHECKER_GAIN)
         d_junction = template_distance(patches, (junction[0] if is_light else junction[1])[row, col], max_gain=CHECKER_GAIN)
+        ratio = d_face / np.maximum(d_junction, 1e-3)
+        face = ratio < config.pile_face_ratio
+        extra = int(np.argmin(face)) if not face.all() else len(face)
+        # sure only where the two looks differ clearly there (a dark checker's
+        # face and two dark rims on a dark point can look alike)
         spread = float(model.spread[LIGHT if is_light else DARK])
-        prob, _ = _probabilities(np.stack([d_junction, d_face], axis=-1), np.full(2, spread, np.float32))
-        extra = 0
-        while extra < len(prob) and prob[extra, 1] >= config.pile_face * (prob[extra, 0] + prob[extra, 1]):
-            extra += 1
-        certainty = float(np.maximum(prob[:, 0], prob[:, 1]).min())
-        if np.any(prob[extra:, 1] > prob[extra:, 0]):
+        power = np.abs(d_junction - d_face) / (config.pile_evidence_spreads * spread)
+        certainty = float(np.clip(np.minimum(np.abs(ratio - config.pile_face_ratio) / config.pile_margin, power), 0.0, 1.0).min())
+        if face[extra:].any():
             certainty *= 0.3  # a layer with a gap: not a pile as we know it
-        if extra == len(prob):
+        if extra == len(face):
             certainty *= 0.3  # a full second layer: more may lie further on
+        if extra == 0:
+            # a squeezed pile of six or seven shows as a line of five: a full
+            # line without a checker on it is never sure
+            certainty = min(certainty, config.full_stack_confidence)
         counts[row, col] += extra if is_light else -extra
         sure[row, col] = certainty
         if certainty >= config.confident:
@@ -273,11 +293,17 @@ def _read_piles(
     return sure
 
 
-def _read_bar(features: SlotFeatures, model: ColourModel) -> tuple[int, int, float, npt.NDArray[np.bool_]]:
+def _read_bar(
+    features: SlotFeatures, model: ColourModel, on_points: dict[int, int], *, config: ReadConfig
+) -> tuple[int, int, float, npt.NDArray[np.bool_]]:
     """Light and dark checkers on the bar, how sure, and which probes (B,)
     a checker covers. Checkers on the bar stand anywhere: each is found
     where a probe (every quarter pitch) fits a checker best, and no other
-    is looked for within one checker of it."""
+    is looked for within one checker of it. A probe is a checker only where
+    it is nearer a checker's look than the empty bar's (a dark checker on a
+    dark bar, or a shadow across it, can be near both), and no colour has
+    more on the bar than ``config.checkers`` less ``on_points`` (colour ->
+    checkers read on the points; B4)."""
     bar = features.bar
     background = model.bar if len(model.bar) == len(bar) else np.repeat(np.median(model.bar, axis=0)[None], len(bar), axis=0)
     light, dark = model.checker_templates(_normalised(features.bar_xy, features))
@@ -295,18 +321,23 @@ def _read_bar(features: SlotFeatures, model: ColourModel) -> tuple[int, int, flo
     free = np.ones(len(bar), np.bool_)
     covered = np.zeros(len(bar), np.bool_)
     totals = {LIGHT: 0, DARK: 0}
+    room = {colour: max(config.checkers - on_points[colour], 0) for colour in (LIGHT, DARK)}
     sure = 1.0
+    checker_like = (prob[:, EMPTY] < 0.5)  # XX
     while True:
-        candidates = free & (prob[:, EMPTY] < 0.5) & (np.minimum(z[:, LIGHT], z[:, DARK]) < OUTLIER_SPREADS)
+        candidates = free & checker_like & (np.minimum(z[:, LIGHT], z[:, DARK]) < OUTLIER_SPREADS)
         if not candidates.any():
             break
         best = np.where(candidates, np.minimum(z[:, LIGHT], z[:, DARK]), np.inf)
         i = int(np.argmin(best))
         colour = LIGHT if z[i, LIGHT] <= z[i, DARK] else DARK
-        totals[colour] += 1
-        sure = min(sure, float(prob[i, colour]))
         lo, hi = max(i - reach, 0), min(i + reach + 1, len(bar))
         free[lo:hi] = False
+        if totals[colour] == room[colour]:
+            sure = 0.0  # more on the board than there are checkers: something else is on the bar
+            continue
+        totals[colour] += 1
+        sure = min(sure, float(prob[i, colour]))
         covered[lo:hi] = True
     if free.any():
         sure = min(sure, float(prob[free, EMPTY].min()))
@@ -336,7 +367,7 @@ def read_rectified(
     features = measure(rectified, geometry)
     if model is None:
         model = learn_from_image(features)
-    prob, slot_z = slot_z_scores(features, model)
+    prob, slot_z = slot_z_scores(features, model, config=config)
     nearest = np.asarray(slot_z.min(axis=-1), np.float32)
     # the slot just past a line of checkers shows the last one's side and
     # shadow, and past the fifth the checkers pile as they will: neither
@@ -349,7 +380,8 @@ def read_rectified(
     )
     counts, confidence = _read_points(prob, config=config)
     pile_confidence = _read_piles(features, model, counts, confidence, config=config)
-    bar_light, bar_dark, bar_conf, bar_occupied = _read_bar(features, model)
+    on_points = {LIGHT: int(counts[counts > 0].sum()), DARK: int(-counts[counts < 0].sum())}
+    bar_light, bar_dark, bar_conf, bar_occupied = _read_bar(features, model, on_points, config=config)
     if refusal is None and empty is not None:
         checkers = (prob[..., EMPTY] < 0.5) & (nearest < config.checker_fit_spreads)
         colours = np.where(prob[..., LIGHT] >= prob[..., DARK], LIGHT, DARK).astype(np.int8)
