@@ -6,8 +6,9 @@ would see (:func:`vision.layout.layout_from_position`) and compared slot by
 slot with the reading's probabilities. Only slots read with confidence can
 contradict an outcome. The verdict is
 
-- ``legal`` when exactly one outcome survives and the picture supports it
-  everywhere;
+- ``legal`` when one outcome survives (or, of those that survive, one fits
+  the photo a hundred times better than any other) and the picture
+  supports it everywhere;
 - ``illegal`` when every outcome is contradicted by confidently read slots
   (the points where the nearest outcomes are contradicted are named, in the
   mover's numbering and in rectified-board terms);
@@ -61,6 +62,11 @@ class JudgeConfig:
     #: ... and every slot its move changes at least this one (a photo of the
     #: board before the move is no legal play).
     move_support: float = 0.6
+    #: Of outcomes the photo contradicts nowhere, the likeliest is chosen when
+    #: its log-likelihood (the sum over slots of the log probability of the
+    #: state it expects) beats every other's by at least this much (a
+    #: hundredfold).
+    likelier: float = 4.6
     #: An illegal verdict needs, on every legal outcome, a contradicted point read at least this surely...
     sure_point: float = 0.9
     #: ... where the slot that contradicts is within this many spreads of what it is read as.
@@ -276,7 +282,9 @@ def judge_reading(
                 visible=visible,
             )
         )
-    consistent = [s for s in scores if s.consistent]
+    consistent = sorted((s for s in scores if s.consistent), key=lambda s: -s.log_likelihood)
+    if len(consistent) > 1 and consistent[0].log_likelihood - consistent[1].log_likelihood >= config.likelier:
+        consistent = consistent[:1]  # the photo fits one outcome far better than any other
     if len(consistent) == 1:
         chosen = consistent[0]
         if chosen.weak.any():
@@ -298,7 +306,6 @@ def judge_reading(
             )
         return PhotoVerdict("legal", play=chosen.plays[0], reading=reading)
     if len(consistent) > 1:
-        consistent.sort(key=lambda s: -s.log_likelihood)
         first, second = consistent[0].layout, consistent[1].layout
         names = tuple(
             place(r, c)
