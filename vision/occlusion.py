@@ -28,21 +28,16 @@ BoolArray = npt.NDArray[np.bool_]
 _HALF = PATCH // 2
 
 
-def empty_board(features: SlotFeatures, occupied: BoolArray) -> FloatArray:
-    """Thumbnail (h', w', 3) Lab of the board with no checker. Each point
-    with checkers (``occupied`` slots (2, 12, S)) takes the strip of the
-    nearest point of the same row and colour (parity) that has none, from
-    the edge to half a checker past its last one (checkers' rims and
-    shadows go with them), the whole width of the point, moved by the exact
-    (fractional) distance between the two points: a point's edges are the
-    sharpest lines on the board, and a strip a pixel off would show them as
-    something lying there."""
-    board = np.array(features.thumbnail, np.float32)
-    h, w = board.shape[:2]
+def _strips(features: SlotFeatures, occupied: BoolArray) -> list[tuple[slice, slice, float]]:
+    """Where :func:`empty_board` borrows: for each point with checkers
+    (``occupied`` slots (2, 12, S)), the rows and columns of ``thumbnail``
+    covered and the (fractional) x distance to the point borrowed from."""
+    h, w = features.thumbnail.shape[:2]
     xy = features.slot_xy
     slots = xy.shape[2]
     free = np.asarray(~occupied.any(axis=-1), np.bool_)
     centres = xy[:, :, 0, 0]
+    strips: list[tuple[slice, slice, float]] = []
     for row in range(2):
         widths = np.diff(centres[row])
         width = float(np.median(widths[widths > 0])) if (widths > 0).any() else float(PATCH)
@@ -62,12 +57,39 @@ def empty_board(features: SlotFeatures, occupied: BoolArray) -> FloatArray:
             y0, y1 = (int(edge_y), int(edge_y + reach)) if row == 0 else (int(edge_y - reach), int(edge_y) + 1)
             shift = int(np.floor(dx))
             x0, x1, y0, y1 = max(x0, 0, -shift), min(x1, w, w - shift - 1), max(y0, 0), min(y1, h)
-            if x0 >= x1 or y0 >= y1:
-                continue
-            part = dx - shift
-            source = features.thumbnail[y0:y1]
-            board[y0:y1, x0:x1] = (1 - part) * source[:, x0 + shift : x1 + shift] + part * source[:, x0 + shift + 1 : x1 + shift + 1]
+            if x0 < x1 and y0 < y1:
+                strips.append((slice(y0, y1), slice(x0, x1), dx))
+    return strips
+
+
+def empty_board(features: SlotFeatures, occupied: BoolArray) -> FloatArray:
+    """Thumbnail (h', w', 3) Lab of the board with no checker. Each point
+    with checkers (``occupied`` slots (2, 12, S)) takes the strip of the
+    nearest point of the same row and colour (parity) that has none, from
+    the edge to half a checker past its last one (checkers' rims and
+    shadows go with them), the whole width of the point, moved by the exact
+    (fractional) distance between the two points: a point's edges are the
+    sharpest lines on the board, and a strip a pixel off would show them as
+    something lying there."""
+    board = np.array(features.thumbnail, np.float32)
+    for rows, cols, dx in _strips(features, occupied):
+        shift = int(np.floor(dx))
+        part = dx - shift
+        source = features.thumbnail[rows]
+        left = source[:, cols.start + shift : cols.stop + shift]
+        right = source[:, cols.start + shift + 1 : cols.stop + shift + 1]
+        board[rows, cols] = (1 - part) * left + part * right
     return board
+
+
+def borrowed_area(features: SlotFeatures, occupied: BoolArray) -> BoolArray:
+    """(h', w') where :func:`empty_board` took another point's look, given
+    the same ``occupied`` slots: the light and the shadows of the frame and
+    the bar differ from point to point, so it is a guess there."""
+    area = np.zeros(features.thumbnail.shape[:2], np.bool_)
+    for rows, cols, _ in _strips(features, occupied):
+        area[rows, cols] = True
+    return area
 
 
 def _blank(care: BoolArray, centre: npt.NDArray[np.float32], half: int) -> None:

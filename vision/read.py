@@ -18,12 +18,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from vision.colours import CHECKER_GAIN, DARK, EMPTY, LIGHT, LINE, ColourModel, learn_from_image, template_distance
+from vision.colours import CHECKER_GAIN, DARK, EMPTY, LIGHT, LINE, ColourModel, layout_states, learn_from_image, template_distance
 from vision.errors import CalibrationError
 from vision.features import PATCH, SlotFeatures, estimate_pitch, measure
 from vision.geometry import BAR_PROBES_PER_PITCH, BoardGeometry, Image, make_geometry, rectify
 from vision.layout import Layout
-from vision.occlusion import care_mask, covered_points, largest_blob, paste_checkers, unexplained
+from vision.occlusion import borrowed_area, care_mask, covered_points, largest_blob, paste_checkers, unexplained
 from vision.refusal import Refusal, RefusalConfig, check_board_moved, check_exposure, check_occlusion, check_sharpness
 
 if TYPE_CHECKING:
@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 FloatArray = npt.NDArray[np.float32]
+BoolArray = npt.NDArray[np.bool_]
 ROWS = ("top", "bottom")
 #: Distance (in spreads) of the implicit "something else" class.
 OUTLIER_SPREADS = 4.0
@@ -353,12 +354,15 @@ def read_rectified(
     refusal_config: RefusalConfig = RefusalConfig(),
     reference: dict[str, Any] | None = None,
     empty: FloatArray | None = None,
+    borrowed: BoolArray | None = None,
 ) -> Reading:
     """Read a rectified board (height, width, 3) BGR uint8: exposure and
     sharpness refusals first, then every slot. Without a model the colours
     are learned from this very image (:func:`learn_from_image`). ``empty``:
     the calibration's thumbnail of the empty board (see
-    :mod:`vision.occlusion`), to refuse frames where something covers it."""
+    :mod:`vision.occlusion`), to refuse frames where something covers it;
+    ``borrowed``: the slots (2, 12, S) occupied when it was made, whose
+    empty look was borrowed from other points and is less sure."""
     refusal = check_exposure(rectified, config=refusal_config, reference=reference)
     if refusal is None:
         refusal = check_sharpness(rectified, reference=reference, config=refusal_config)
@@ -385,7 +389,7 @@ def read_rectified(
     if refusal is None and empty is not None:
         checkers = (prob[..., EMPTY] < 0.5) & (nearest < config.checker_fit_spreads)
         colours = np.where(prob[..., LIGHT] >= prob[..., DARK], LIGHT, DARK).astype(np.int8)
-        refusal = _check_covered(features, model, checkers, colours, counts, bar_occupied, empty, refusal_config)
+        refusal = _check_covered(features, model, checkers, colours, counts, bar_occupied, empty, borrowed, refusal_config)
     uncertain = [point_name(r, c) for r in range(2) for c in range(12) if confidence[r, c] < config.confident]
     if bar_conf < config.confident:
         uncertain.append("bar")
@@ -412,6 +416,7 @@ def _check_covered(
     counts: npt.NDArray[np.int64],
     bar_occupied: npt.NDArray[np.bool_],
     empty: FloatArray,
+    borrowed: BoolArray | None,
     config: RefusalConfig,
 ) -> Refusal | None:
     """``hand_over_board`` where the frame departs from the board the reading
@@ -422,7 +427,8 @@ def _check_covered(
     # where checkers were read, the frame must look like checkers (a hand
     # read as a line of checkers does not), with more tolerance
     expected, discs = paste_checkers(empty, features, model, np.where(checkers, colours, 0).astype(np.int8))
-    residual = np.where(discs, config.occlusion_checker_residual, config.occlusion_residual).astype(np.float32)
+    guessed = discs if borrowed is None else discs | borrowed_area(features, borrowed)
+    residual = np.where(guessed, config.occlusion_checker_residual, config.occlusion_residual).astype(np.float32)
     strange = unexplained(features.thumbnail, expected, care | discs, residual=residual)
     area, region = largest_blob(strange)
     if area < config.occlusion_area * float(PATCH * PATCH):
@@ -450,6 +456,7 @@ def read_board(image: Image, calibration: Calibration) -> Reading:
         refusal_config=calibration.refusal,
         reference=calibration.reference,
         empty=calibration.empty_board,
+        borrowed=layout_states(calibration.start_layout, geometry.slots, exact=True) != EMPTY,
     )
     log.debug("read %s uncertain %s", reading.counts.tolist(), reading.uncertain)
     return reading

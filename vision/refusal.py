@@ -58,7 +58,8 @@ class RefusalConfig:
     frame_crossing_samples: float = 3
     #: A frame departs from the expected board where it differs by more than this (Lab).
     occlusion_residual: float = 32.0
-    #: ... (this much where checkers were read: they vary more) ...
+    #: ... (this much where checkers were read, or where the empty look was borrowed
+    #: from another point at calibration: both are less sure) ...
     occlusion_checker_residual: float = 50.0
     #: ... over an area at least this many checker discs: something covers the board.
     occlusion_area: float = 0.8
