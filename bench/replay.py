@@ -61,19 +61,21 @@ def main() -> int:
         for position, dice, rules in positions:
             legal_plays(position, dice, rules)
         reference = min(reference, time.perf_counter() - start)
-    print(f"{len(files)} records, {plays} plays: parse + replay {best:.3f} s "
-          f"({best / plays * 1e6:.0f} us per play)")
+    print(f"{len(files)} records, {plays} plays: parse + replay {best:.3f} s ({best / plays * 1e6:.0f} us per play)")
     print(f"reference, legal plays of the same positions only: {reference:.3f} s; ratio {best / reference:.2f}")
 
     start = time.perf_counter()
     failures = 0
     for path in files:
-        result = subprocess.run([sys.executable, "-m", "firmware.cli", "replay", str(path)], cwd=ROOT,
-                                capture_output=True, check=False)
+        result = subprocess.run(
+            [sys.executable, "-m", "firmware.cli", "replay", str(path)], cwd=ROOT, capture_output=True, check=False
+        )
         failures += result.returncode != 0
     total = time.perf_counter() - start
-    print(f"`nardref replay FILE` for each record: {total:.2f} s in all, {total / len(files) * 1000:.0f} ms "
-          f"per record, {failures} not consistent")
+    print(
+        f"`nardref replay FILE` for each record: {total:.2f} s in all, {total / len(files) * 1000:.0f} ms "
+        f"per record, {failures} not consistent"
+    )
     return 0
 
 

@@ -20,7 +20,6 @@ import sys
 import time
 from collections import Counter
 from dataclasses import dataclass
-
 from pathlib import Path
 
 import cv2
@@ -95,7 +94,9 @@ def make_board(np_rng: np.random.Generator) -> Board | None:
     effects = Effects.random(np_rng)
     board_seed = int(np_rng.integers(1 << 30))
     start = layout_from_position(Position.start())
-    shot = render(start, rng=np_rng, style=style, camera=camera, lighting=lighting, effects=effects, board_seed=board_seed)
+    shot = render(
+        start, rng=np_rng, style=style, camera=camera, lighting=lighting, effects=effects, board_seed=board_seed
+    )
     try:
         calibration = calibrate(shot.image, shot.corners, lens=lens_for(effects))
     except CalibrationError as exc:
@@ -134,7 +135,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="a smoke test: 40 photos")
     parser.add_argument("--show-errors", action="store_true", help="print every misread point and wrong verdict")
     parser.add_argument(
-        "--dump", metavar="DIR", help="write the photos read wrong or refused to DIR, each with its calibration and true layout"
+        "--dump",
+        metavar="DIR",
+        help="write the photos read wrong or refused to DIR, each with its calibration and true layout",
     )
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
@@ -203,8 +206,12 @@ def main(argv: list[str] | None = None) -> int:
                     if args.dump:
                         dump(Path(args.dump), f"wrong_{photos:05d}", image, board, truth)
                     if args.show_errors:
-                        print(f"  {name} photo {photos}: truth {truth.top} {truth.bottom} bar {truth.bar_light},{truth.bar_dark}")
-                        print(f"  {' ' * len(name)}        seen  {seen.top} {seen.bottom} bar {seen.bar_light},{seen.bar_dark}")
+                        print(
+                            f"  {name} photo {photos}: truth {truth.top} {truth.bottom} bar {truth.bar_light},{truth.bar_dark}"
+                        )
+                        print(
+                            f"  {' ' * len(name)}        seen  {seen.top} {seen.bottom} bar {seen.bar_light},{seen.bar_dark}"
+                        )
                         print(f"  {' ' * len(name)}        confidence {np.round(reading.confidence, 2).tolist()}")
             # an occluded photo of the same position
             occluded_total += 1
@@ -234,12 +241,20 @@ def main(argv: list[str] | None = None) -> int:
                     home=home,  # type: ignore[arg-type]
                     before_image=image if use_before else None,
                 )
-                right_play = verdict.verdict == "legal" and verdict.play is not None and verdict.play.after == chosen.after
+                right_play = (
+                    verdict.verdict == "legal" and verdict.play is not None and verdict.play.after == chosen.after
+                )
                 wrong_play += verdict.verdict == "legal" and not right_play
                 if args.show_errors and not right_play:
-                    why = verdict.refusal.message if verdict.refusal else "; ".join(str(c) for c in verdict.contradictions)
-                    print(f"  judge ({'with' if use_before else 'no'} before) {name}: played {chosen.play}, verdict {verdict.verdict}"
-                          f" {verdict.play.play if verdict.play else ''}: {why[:200]}")
+                    why = (
+                        verdict.refusal.message
+                        if verdict.refusal
+                        else "; ".join(str(c) for c in verdict.contradictions)
+                    )
+                    print(
+                        f"  judge ({'with' if use_before else 'no'} before) {name}: played {chosen.play}, verdict {verdict.verdict}"
+                        f" {verdict.play.play if verdict.play else ''}: {why[:200]}"
+                    )
                 if use_before:
                     judged_b += 1
                     identified_b += right_play
@@ -255,7 +270,9 @@ def main(argv: list[str] | None = None) -> int:
     def pct(a: int, b: int) -> str:
         return f"{100 * a / max(b, 1):.2f} %"
 
-    print(f"vision bench: {photos} photos, seed {args.seed}, {photos // max(args.per_board, 1)} boards, {elapsed:.0f} s")
+    print(
+        f"vision bench: {photos} photos, seed {args.seed}, {photos // max(args.per_board, 1)} boards, {elapsed:.0f} s"
+    )
     print(f"  calibrations failed:        {calibration_failures}")
     print(f"  points right:               {pct(points_right, points_total)}  (goal 99.5 %)")
     print(f"  confidently wrong points:   {confident_wrong}")
@@ -263,17 +280,28 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  whole boards right:         {pct(boards_right, boards_total)}  (goal 97 %)")
     print(f"  clean photos refused:       {sum(refused_clean.values())} {dict(refused_clean)}")
     print(f"  occluded photos refused:    {pct(occluded_refused, occluded_total)}  (goal 100 %)")
-    print(f"  judge, photo only:          identified {pct(identified, judged)}, refused {pct(judge_refused, judged)}, "
-          f"legal called illegal {legal_called_illegal}")
-    print(f"  judge, with before photo:   identified {pct(identified_b, judged_b)}, refused {pct(judge_refused_b, judged_b)}, "
-          f"legal called illegal {legal_called_illegal_b}  (goals 99.9 %, 0)")
-    print(f"  judge, a legal verdict with the wrong play: {wrong_play}; the unmoved board accepted as a play: "
-          f"{unmoved_accepted} of {unmoved_judged}  (goal 0)")
+    print(
+        f"  judge, photo only:          identified {pct(identified, judged)}, refused {pct(judge_refused, judged)}, "
+        f"legal called illegal {legal_called_illegal}"
+    )
+    print(
+        f"  judge, with before photo:   identified {pct(identified_b, judged_b)}, refused {pct(judge_refused_b, judged_b)}, "
+        f"legal called illegal {legal_called_illegal_b}  (goals 99.9 %, 0)"
+    )
+    print(
+        f"  judge, a legal verdict with the wrong play: {wrong_play}; the unmoved board accepted as a play: "
+        f"{unmoved_accepted} of {unmoved_judged}  (goal 0)"
+    )
     ms = float(np.median(read_ms))
     floor = float(np.median(warp_ms))
-    print(f"  read_board per 1280x720 frame, one core: {ms:.1f} ms median (goal < 40 ms); "
-          f"warpPerspective alone {floor:.2f} ms; ratio {ms / max(floor, 1e-9):.1f}x")
-    print("  boards wrong by style:      " + ", ".join(f"{k} {wrong_by_style[k]}/{v}" for k, v in sorted(by_style.items())))
+    print(
+        f"  read_board per 1280x720 frame, one core: {ms:.1f} ms median (goal < 40 ms); "
+        f"warpPerspective alone {floor:.2f} ms; ratio {ms / max(floor, 1e-9):.1f}x"
+    )
+    print(
+        "  boards wrong by style:      "
+        + ", ".join(f"{k} {wrong_by_style[k]}/{v}" for k, v in sorted(by_style.items()))
+    )
     return 0
 
 

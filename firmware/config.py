@@ -89,18 +89,22 @@ def _gpio(default: int, help: str) -> Option:
 OPTIONS: Mapping[str, Mapping[str, Option]] = {
     "board": {
         "home_side": Option(
-            "auto", str,
+            "auto",
+            str,
             "B3: which end the home boards are at, seen from player 0; auto reads it from the starting position",
             choices=("auto", "right", "left"),
         ),
     },
     "camera": {
         "backend": Option(
-            "picamera2", str, "where frames come from",
+            "picamera2",
+            str,
+            "where frames come from",
             choices=("picamera2", "opencv", "folder", "synthetic"),
         ),
         "device": Option(
-            "0", str,
+            "0",
+            str,
             "opencv: camera index or /dev/videoN or a video file; folder: the folder of frames; else unused",
         ),
         "width": Option(2304, int, "frame width in pixels", minimum=64),
@@ -113,7 +117,9 @@ OPTIONS: Mapping[str, Mapping[str, Option]] = {
     },
     "buttons": {
         "backend": Option(
-            "gpio", str, "gpio: real buttons through gpiozero; simulated: the same code on gpiozero's MockFactory",
+            "gpio",
+            str,
+            "gpio: real buttons through gpiozero; simulated: the same code on gpiozero's MockFactory",
             choices=("gpio", "simulated"),
         ),
         "player0_main": _gpio(5, "GPIO of player 0's main button (roll, end turn, take, accept X1)"),
@@ -127,12 +133,16 @@ OPTIONS: Mapping[str, Mapping[str, Option]] = {
     },
     "leds": {
         "backend": Option(
-            "neopixel_spi", str, "neopixel_spi: WS2812 strip on SPI (MOSI = GPIO10); simulated: kept in memory",
+            "neopixel_spi",
+            str,
+            "neopixel_spi: WS2812 strip on SPI (MOSI = GPIO10); simulated: kept in memory",
             choices=("neopixel_spi", "simulated"),
         ),
         "spi_bus": Option(0, int, "SPI bus of the strip: 0 is /dev/spidev0.0 (data on GPIO10)", minimum=0, maximum=6),
         "pixel_order": Option(
-            "GRB", str, "colour order of the strip's pixels (WS2812B: GRB)",
+            "GRB",
+            str,
+            "colour order of the strip's pixels (WS2812B: GRB)",
             choices=("GRB", "RGB", "BRG", "RBG", "GBR", "BGR"),
         ),
         "brightness": Option(0.5, float, "overall brightness, 0..1, before the current cap", minimum=0.0, maximum=1.0),
@@ -155,18 +165,23 @@ OPTIONS: Mapping[str, Mapping[str, Option]] = {
         "status_start": Option(76, int, "first status LED: one per player, player 0 first", minimum=0),
         "clock_leds": Option(12, int, "LEDs in each player's clock bar (0: no clock bars)", minimum=0),
         "clock_delay_leds": Option(3, int, "of those, the LEDs that show the turn delay (T2: spent first)", minimum=0),
-        "player0_clock_start": Option(78, int, "first LED of player 0's clock bar (the end that empties last)", minimum=0),
+        "player0_clock_start": Option(
+            78, int, "first LED of player 0's clock bar (the end that empties last)", minimum=0
+        ),
         "player1_clock_start": Option(90, int, "first LED of player 1's clock bar", minimum=0),
         "dice_shape": Option(
-            "two_3x3", str, "dice matrix of each player: two 3x3 squares in series, or one 8x8 matrix",
+            "two_3x3",
+            str,
+            "dice matrix of each player: two 3x3 squares in series, or one 8x8 matrix",
             choices=("two_3x3", "matrix_8x8", "none"),
         ),
         "dice_serpentine": Option(False, bool, "true when the matrix rows alternate direction (zigzag wiring)"),
         "player0_dice_start": Option(102, int, "first LED of player 0's dice matrix", minimum=0),
         "player1_dice_start": Option(120, int, "first LED of player 1's dice matrix", minimum=0),
         "cube_start": Option(138, int, "first LED of the cube indicator (from player 0's side)", minimum=0),
-        "cube_leds": Option(6, int, "LEDs of the cube indicator: lit count = log2 of the cube value (0: none)",
-                            minimum=0, maximum=16),
+        "cube_leds": Option(
+            6, int, "LEDs of the cube indicator: lit count = log2 of the cube value (0: none)", minimum=0, maximum=16
+        ),
     },
     "buzzer": {
         "backend": Option("gpio", str, "gpio or simulated", choices=("gpio", "simulated")),
@@ -175,14 +190,18 @@ OPTIONS: Mapping[str, Mapping[str, Option]] = {
     },
     "clock": {
         "preset": Option(
-            "app", str, "T1: app = 11 s delay + 90 s reserve per game; tournament = 12 s delay + 2 min per "
+            "app",
+            str,
+            "T1: app = 11 s delay + 90 s reserve per game; tournament = 12 s delay + 2 min per "
             "match point for the match; off = no clock",
             choices=("app", "tournament", "off"),
         ),
         "delay_s": Option(None, float, "turn delay; unset: from the preset", minimum=0.0),
         "reserve_s": Option(None, float, "reserve; unset: from the preset", minimum=0.0),
         "flag": Option(
-            None, str, "T3/S4 when a reserve runs out; unset: app = gammon, tournament = match",
+            None,
+            str,
+            "T3/S4 when a reserve runs out; unset: app = gammon, tournament = match",
             choices=("gammon", "match"),
         ),
     },
@@ -200,7 +219,9 @@ OPTIONS: Mapping[str, Mapping[str, Option]] = {
         "path": Option("/var/lib/nardref/journal.jsonl", str, "append-only journal of the match"),
     },
     "vision": {
-        "calibration": Option("/var/lib/nardref/calibration.json", str, "calibration file written by nardref calibrate"),
+        "calibration": Option(
+            "/var/lib/nardref/calibration.json", str, "calibration file written by nardref calibrate"
+        ),
     },
 }
 
@@ -365,8 +386,10 @@ def _line_of(text: str, section: str, key: str | None) -> int | None:
     """
     header = re.compile(r"^\s*\[\s*" + re.escape(section) + r"\s*\]\s*(#.*)?$")
     any_header = re.compile(r"^\s*\[")
-    key_line = None if key is None else re.compile(
-        r"^\s*(" + re.escape(key) + r"|\"" + re.escape(key) + r"\"|'" + re.escape(key) + r"')\s*="
+    key_line = (
+        None
+        if key is None
+        else re.compile(r"^\s*(" + re.escape(key) + r"|\"" + re.escape(key) + r"\"|'" + re.escape(key) + r"')\s*=")
     )
     inside = section == ""
     for number, line in enumerate(text.splitlines(), start=1):
@@ -390,11 +413,12 @@ def _check_value(name: str, value: object, option: Option) -> bool | int | float
     kind = option.kind
     if kind is float and isinstance(value, int) and not isinstance(value, bool):
         value = float(value)
-    if not isinstance(value, (bool, int, float, str)) or not isinstance(value, kind) or (
-            kind is not bool and isinstance(value, bool)):
-        raise ConfigError(
-            f"option {name!r} must be {kind.__name__}, got {value!r} ({type(value).__name__})", key=name
-        )
+    if (
+        not isinstance(value, (bool, int, float, str))
+        or not isinstance(value, kind)
+        or (kind is not bool and isinstance(value, bool))
+    ):
+        raise ConfigError(f"option {name!r} must be {kind.__name__}, got {value!r} ({type(value).__name__})", key=name)
     if option.choices and value not in option.choices:
         raise ConfigError(f"option {name!r} must be one of {', '.join(option.choices)}; got {value!r}", key=name)
     if isinstance(value, (int, float)):
@@ -408,8 +432,11 @@ def _check_value(name: str, value: object, option: Option) -> bool | int | float
 def _check_pins(buttons: ButtonsConfig, buzzer: BuzzerConfig) -> None:
     """Two roles on one GPIO is a wiring mistake the config can catch."""
     used: dict[int, str] = {}
-    pins = [(f"buttons.{f.name}", getattr(buttons, f.name)) for f in dataclasses.fields(buttons)
-            if f.name.startswith(("player", "new_game", "pause"))]
+    pins = [
+        (f"buttons.{f.name}", getattr(buttons, f.name))
+        for f in dataclasses.fields(buttons)
+        if f.name.startswith(("player", "new_game", "pause"))
+    ]
     if buzzer.backend == "gpio":
         pins.append(("buzzer.pin", buzzer.pin))
     for name, pin in pins:
@@ -437,13 +464,15 @@ def parse_config(text: str, *, source: str = "<config>") -> Config:
             raise ConfigError(
                 f"{_where(source, line)}: option {section!r} stands outside any [section]; "
                 f"sections: {', '.join(OPTIONS)}",
-                key=section, line=line,
+                key=section,
+                line=line,
             )
         if section not in OPTIONS:
             line = _line_of(text, section, None)
             raise ConfigError(
                 f"{_where(source, line)}: unknown section [{section}]; known: {', '.join(OPTIONS)}",
-                key=section, line=line,
+                key=section,
+                line=line,
             )
         for key, value in table.items():
             name = f"{section}.{key}"
@@ -453,7 +482,8 @@ def parse_config(text: str, *, source: str = "<config>") -> Config:
                 raise ConfigError(
                     f"{_where(source, line)}: unknown option {name!r}; [{section}] knows: "
                     f"{', '.join(OPTIONS[section])}",
-                    key=name, line=line,
+                    key=name,
+                    line=line,
                 )
             try:
                 values.setdefault(section, {})[key] = _check_value(name, value, option)
@@ -496,8 +526,9 @@ def load_config(path: str | Path) -> Config:
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise ConfigError(f"config file {str(path)!r} does not exist (nardref run without --config uses the "
-                          "defaults)") from None
+        raise ConfigError(
+            f"config file {str(path)!r} does not exist (nardref run without --config uses the defaults)"
+        ) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"config file {str(path)!r} cannot be read: {exc}") from None
     return parse_config(text, source=str(path))

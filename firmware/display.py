@@ -234,7 +234,7 @@ def _draw_clock(canvas: _Canvas, player: Player, clock: ClockView, colour: Rgb, 
         canvas.paint(bar, style.flag if canvas.blink() else OFF)
         return
     delay_leds = canvas.layout.clock_delay_leds if clock.delay_total_s > 0 else 0
-    reserve_part, delay_part = bar[: len(bar) - delay_leds], bar[len(bar) - delay_leds:]
+    reserve_part, delay_part = bar[: len(bar) - delay_leds], bar[len(bar) - delay_leds :]
     if delay_part:
         _bar_fill(canvas, delay_part, clock.delay_left_s / clock.delay_total_s, style.delay)
     reserve_colour = colour

@@ -347,7 +347,9 @@ def load_bytes(data: bytes, *, name: str = "journal") -> Loaded:
             if item.get("format") != FORMAT:
                 raise JournalError(f"{name} line 1: not a nardref journal (format {item.get('format')!r})")
             if item.get("version") != VERSION:
-                raise JournalError(f"{name} line 1: journal version {item.get('version')!r}; this program reads {VERSION}")
+                raise JournalError(
+                    f"{name} line 1: journal version {item.get('version')!r}; this program reads {VERSION}"
+                )
             header = item
         else:
             records.append(item)
@@ -382,7 +384,9 @@ def rebuild(loaded: Loaded) -> TimedMatch:
             raise JournalError(f"journal record {seq}: {exc}") from None
         stored = record.get("clock")
         if stored is not None and stored != clock_figures(timed.clock):
-            raise JournalError(f"journal record {seq}: clock {stored!r} but the replay gives {clock_figures(timed.clock)!r}")
+            raise JournalError(
+                f"journal record {seq}: clock {stored!r} but the replay gives {clock_figures(timed.clock)!r}"
+            )
     return timed
 
 

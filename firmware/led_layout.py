@@ -117,10 +117,12 @@ class LedLayout:
                 _die_grids(config.player0_dice_start, config.dice_shape, serpentine=config.dice_serpentine),
                 _die_grids(config.player1_dice_start, config.dice_shape, serpentine=config.dice_serpentine),
             )
-            groups.append(("player0_dice_start", tuple(range(config.player0_dice_start,
-                                                              config.player0_dice_start + size))))
-            groups.append(("player1_dice_start", tuple(range(config.player1_dice_start,
-                                                              config.player1_dice_start + size))))
+            groups.append(
+                ("player0_dice_start", tuple(range(config.player0_dice_start, config.player0_dice_start + size)))
+            )
+            groups.append(
+                ("player1_dice_start", tuple(range(config.player1_dice_start, config.player1_dice_start + size)))
+            )
         cube = tuple(range(config.cube_start, config.cube_start + config.cube_leds))
         groups.append(("cube_start", cube))
         _check_groups(groups, config.num_pixels)
@@ -130,8 +132,8 @@ class LedLayout:
         for row, rail in rows:
             for i in range(POINTS_PER_ROW):
                 offset = i * lpp + (config.bar_leds if i >= 6 else 0)
-                spots[(row, i)] = rail[offset:offset + lpp]
-        spots["bar"] = bottom[half:half + config.bar_leds] + top[half:half + config.bar_leds]
+                spots[(row, i)] = rail[offset : offset + lpp]
+        spots["bar"] = bottom[half : half + config.bar_leds] + top[half : half + config.bar_leds]
         return cls(
             num_pixels=config.num_pixels,
             leds_per_point=lpp,
@@ -196,8 +198,7 @@ def _positions(layout: LedLayout) -> dict[int, tuple[int, int]]:
         clock = layout.clocks[player]
         for k, index in enumerate(clock):
             # the end that empties last sits nearest the middle of the board
-            positions[index] = (width - len(clock) + k, top_row + 1) if player == 0 else (
-                width - 1 - k, top_row + 1)
+            positions[index] = (width - len(clock) + k, top_row + 1) if player == 0 else (width - 1 - k, top_row + 1)
 
     panel(1, 0)
     for x, index in enumerate(layout.rails[1]):

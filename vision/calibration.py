@@ -70,7 +70,12 @@ class Calibration:
     def light_home(self) -> str:
         """Where the light checkers' home board lies: ``"bottom-right"``,
         ``"bottom-left"``, ``"top-right"`` or ``"top-left"``."""
-        five_on_six = [(r, c) for r, row in enumerate((self.start_layout.top, self.start_layout.bottom)) for c, v in enumerate(row) if v == 5]
+        five_on_six = [
+            (r, c)
+            for r, row in enumerate((self.start_layout.top, self.start_layout.bottom))
+            for c, v in enumerate(row)
+            if v == 5
+        ]
         row, col = five_on_six[0] if five_on_six[0][1] in (5, 6) else five_on_six[1]
         return f"{('top', 'bottom')[row]}-{'left' if col == 5 else 'right'}"
 
@@ -87,7 +92,10 @@ class Calibration:
                 "pitch_px": g.pitch_px,
                 "lens": None
                 if g.lens is None
-                else {"camera_matrix": [list(r) for r in g.lens.camera_matrix], "dist_coeffs": list(g.lens.dist_coeffs)},
+                else {
+                    "camera_matrix": [list(r) for r in g.lens.camera_matrix],
+                    "dist_coeffs": list(g.lens.dist_coeffs),
+                },
             },
             "colours": self.colours.to_json(),
             "start_layout": {"top": list(self.start_layout.top), "bottom": list(self.start_layout.bottom)},
@@ -100,10 +108,14 @@ class Calibration:
     @classmethod
     def from_json(cls, data: Any) -> Calibration:
         if not isinstance(data, dict) or data.get("format") != "nardref-calibration":
-            raise CalibrationError("not a nardref calibration (expected a JSON object with format 'nardref-calibration')")
+            raise CalibrationError(
+                "not a nardref calibration (expected a JSON object with format 'nardref-calibration')"
+            )
         version = data.get("version")
         if version != CALIBRATION_VERSION:
-            raise CalibrationError(f"calibration version {version!r}: this nardref reads version {CALIBRATION_VERSION}; calibrate again")
+            raise CalibrationError(
+                f"calibration version {version!r}: this nardref reads version {CALIBRATION_VERSION}; calibrate again"
+            )
         try:
             g = data["geometry"]
             lens = None
@@ -148,7 +160,9 @@ class Calibration:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise CalibrationError(f"calibration file {str(path)!r}: not JSON ({exc.msg} at line {exc.lineno})") from None
+            raise CalibrationError(
+                f"calibration file {str(path)!r}: not JSON ({exc.msg} at line {exc.lineno})"
+            ) from None
         try:
             return cls.from_json(data)
         except CalibrationError as exc:
@@ -156,7 +170,12 @@ class Calibration:
 
 
 def _fit(
-    rectified: Image, geometry: BoardGeometry, layout: Layout, config: ReadConfig, *, positive_is_light: bool | None = None
+    rectified: Image,
+    geometry: BoardGeometry,
+    layout: Layout,
+    config: ReadConfig,
+    *,
+    positive_is_light: bool | None = None,
 ) -> tuple[float, ColourModel, bool]:
     """How well ``layout`` explains the board at this geometry: the mean log
     probability of the known slot states under colours learned from it."""
@@ -174,7 +193,12 @@ def _fit(
 
 
 def _misread(
-    rectified: Image, geometry: BoardGeometry, model: ColourModel, layout: Layout, read: ReadConfig, refusal: RefusalConfig
+    rectified: Image,
+    geometry: BoardGeometry,
+    model: ColourModel,
+    layout: Layout,
+    read: ReadConfig,
+    refusal: RefusalConfig,
 ) -> list[tuple[int, int, int]]:
     """The points (row, col, count seen, signed as ``layout``) where the board
     does not read back as ``layout``, the layout it was learned from. The
@@ -247,7 +271,9 @@ def calibrate(
         for layout, positive_home in zip(start_layouts(), ("bottom-right", "bottom-left")):
             counts = np.array([layout.top, layout.bottom], np.int64)
             measured = stack_pitch(rectified, base, counts)
-            guesses = {round(estimate_pitch(rectified, base), 2)} | {round(base.point_width_px * f, 2) for f in (0.88, 0.92, 0.96)}
+            guesses = {round(estimate_pitch(rectified, base), 2)} | {
+                round(base.point_width_px * f, 2) for f in (0.88, 0.92, 0.96)
+            }
             if measured is not None:
                 guesses |= {round(measured * f, 2) for f in (0.94, 0.97, 1.0)}
             for pitch in sorted(guesses):
@@ -255,7 +281,9 @@ def calibrate(
                     geometry = replace(base, pitch_px=pitch)
                 except GeometryError:
                     continue
-                score, model, pos_light = _fit(rectified, geometry, layout, read, positive_is_light=positive_home == light_home)
+                score, model, pos_light = _fit(
+                    rectified, geometry, layout, read, positive_is_light=positive_home == light_home
+                )
                 if not np.isfinite(score):
                     continue
                 # the starting position must read back as itself at this pitch

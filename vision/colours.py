@@ -205,7 +205,9 @@ class ColourModel:
             or model.background_spread.shape != shape[:3]
             or model.light_field.shape != (6,)
         ):
-            raise CalibrationError(f"colour model background of shape {shape!r}: expected (2, 12, S, {PATCH}, {PATCH}, {CHANNELS})")
+            raise CalibrationError(
+                f"colour model background of shape {shape!r}: expected (2, 12, S, {PATCH}, {PATCH}, {CHANNELS})"
+            )
         return model
 
     def resized(self, slots: int) -> ColourModel:
@@ -214,7 +216,9 @@ class ColourModel:
         if slots == have:
             return self
         index = np.minimum(np.arange(slots), have - 1)
-        return replace(self, background=self.background[:, :, index], background_spread=self.background_spread[:, :, index])
+        return replace(
+            self, background=self.background[:, :, index], background_spread=self.background_spread[:, :, index]
+        )
 
 
 def point_kind() -> npt.NDArray[np.int64]:
@@ -396,7 +400,9 @@ def learn_from_layout(
         light_field=field,
     )
     light_samples, dark_samples = (pos, neg) if pos_light else (neg, pos)
-    light_xy, dark_xy = (xy[states == LIGHT], xy[states == DARK]) if pos_light else (xy[states == DARK], xy[states == LIGHT])
+    light_xy, dark_xy = (
+        (xy[states == LIGHT], xy[states == DARK]) if pos_light else (xy[states == DARK], xy[states == LIGHT])
+    )
     spread = np.array(
         [
             model.spread[0],
@@ -428,7 +434,9 @@ def learn_from_layout(
                 per_kind.append(np.median(flat, axis=0).astype(np.float32))
             learned.append(np.stack(per_kind) if len(per_kind) == 2 else None)
         junction_light, junction_dark = (learned[0], learned[1]) if pos_light else (learned[1], learned[0])
-    model = replace(model, spread=spread, self_spread=self_spread, junction_light=junction_light, junction_dark=junction_dark)
+    model = replace(
+        model, spread=spread, self_spread=self_spread, junction_light=junction_light, junction_dark=junction_dark
+    )
     log.debug("learned light %s dark %s spread %s field %s", model.light_lab, model.dark_lab, spread, field)
     return model, pos_light
 
@@ -452,7 +460,9 @@ def learn_from_image(features: SlotFeatures, *, first_is_light: bool | None = No
         if n >= 2 and 0.15 <= share <= 0.85:
             mixed.append((n, c))
     if len(mixed) < 2:
-        raise CalibrationError("cannot tell the checkers from the points in this picture (too few checkers of each colour)")
+        raise CalibrationError(
+            "cannot tell the checkers from the points in this picture (too few checkers of each colour)"
+        )
     mixed.sort(reverse=True)
     all_patches = patches[:, :, :near].reshape(-1, PATCH, PATCH, CHANNELS)
     first, first_s = _template(all_patches[labels == mixed[0][1]])
@@ -460,7 +470,9 @@ def learn_from_image(features: SlotFeatures, *, first_is_light: bool | None = No
     if float(template_distance(first, second)) < 3 * MIN_SPREAD:
         raise CalibrationError("the checkers found are all of one colour: cannot tell light from dark")
     first_light = _name_by_brightness(first, second, first_is_light=first_is_light)
-    (light, light_s), (dark, dark_s) = ((first, first_s), (second, second_s)) if first_light else ((second, second_s), (first, first_s))
+    (light, light_s), (dark, dark_s) = (
+        ((first, first_s), (second, second_s)) if first_light else ((second, second_s), (first, first_s))
+    )
     nearest = np.minimum(template_distance(patches, light), template_distance(patches, dark))
     checker = nearest <= 2 * max(light_s, dark_s)
     checker[:, :, :near] |= np.isin(labels, [mixed[0][1], mixed[1][1]]).reshape(2, 12, near)

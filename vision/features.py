@@ -96,7 +96,9 @@ def measure(rectified: Image, geometry: BoardGeometry) -> SlotFeatures:
     scale = PATCH / geometry.pitch_px
     height, width = lab.shape[:2]
     lightness = cv2.GaussianBlur(lab[:, :, 0], (3, 3), 0)
-    edges = np.abs(cv2.Sobel(lightness, cv2.CV_32F, 1, 0, ksize=3)) + np.abs(cv2.Sobel(lightness, cv2.CV_32F, 0, 1, ksize=3))
+    edges = np.abs(cv2.Sobel(lightness, cv2.CV_32F, 1, 0, ksize=3)) + np.abs(
+        cv2.Sobel(lightness, cv2.CV_32F, 0, 1, ksize=3)
+    )
     lab = np.concatenate([lab, EDGE_WEIGHT * edges[:, :, None]], axis=2)
     small = np.asarray(
         cv2.resize(lab, (max(1, round(width * scale)), max(1, round(height * scale))), interpolation=cv2.INTER_AREA),

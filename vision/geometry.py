@@ -166,7 +166,9 @@ def _ideal(corners: FloatArray, lens: Lens | None) -> FloatArray:
     """Raw image corners -> undistorted (ideal pinhole) pixel coordinates."""
     if lens is None:
         return corners
-    pts = cv2.undistortPoints(corners.reshape(-1, 1, 2).astype(np.float64), lens.matrix(), lens.coeffs(), P=lens.matrix())
+    pts = cv2.undistortPoints(
+        corners.reshape(-1, 1, 2).astype(np.float64), lens.matrix(), lens.coeffs(), P=lens.matrix()
+    )
     return np.asarray(pts, np.float32).reshape(-1, 2)
 
 
@@ -250,7 +252,9 @@ def to_image(geometry: BoardGeometry, points: npt.ArrayLike) -> FloatArray:
     return np.asarray(raw, np.float32).reshape(-1, 2)
 
 
-def find_bar(rectified: Image, *, min_fraction: float = 0.03, max_fraction: float = 0.2, max_skew: float = 0.02) -> tuple[float, float]:
+def find_bar(
+    rectified: Image, *, min_fraction: float = 0.03, max_fraction: float = 0.2, max_skew: float = 0.02
+) -> tuple[float, float]:
     """The bar's left and right edges (rectified x px) in a rectified board
     (height, width, 3).
 
@@ -348,9 +352,9 @@ def point_x_ranges(geometry: BoardGeometry) -> FloatArray:
     x0, x1 = geometry.bar
     left = np.linspace(0, x0, POINTS_PER_HALF + 1, dtype=np.float32)
     right = np.linspace(x1, width, POINTS_PER_HALF + 1, dtype=np.float32)
-    return np.concatenate(
-        [np.stack([left[:-1], left[1:]], axis=1), np.stack([right[:-1], right[1:]], axis=1)]
-    ).astype(np.float32)
+    return np.concatenate([np.stack([left[:-1], left[1:]], axis=1), np.stack([right[:-1], right[1:]], axis=1)]).astype(
+        np.float32
+    )
 
 
 def slot_centres(geometry: BoardGeometry) -> FloatArray:

@@ -113,7 +113,8 @@ class PhotoVerdict:
             out["after"] = self.play.after.position_id()
         if self.verdict == "illegal":
             out["points"] = [
-                {"point": c.point, "place": c.place, "expected": c.expected, "seen": c.seen} for c in self.contradictions
+                {"point": c.point, "place": c.place, "expected": c.expected, "seen": c.seen}
+                for c in self.contradictions
             ]
             out["nearest"] = [str(lp.play) for lp in self.nearest]
         if self.refusal is not None:
@@ -167,7 +168,9 @@ class Changes:
     scale: FloatArray
 
 
-def slot_changes(before: Image, after: Image, calibration: Calibration, *, config: JudgeConfig = JudgeConfig()) -> Changes:
+def slot_changes(
+    before: Image, after: Image, calibration: Calibration, *, config: JudgeConfig = JudgeConfig()
+) -> Changes:
     """How much each slot changed between two frames (h, w, 3) of the same
     calibrated board, against how much a change of state would change it."""
     geometry = calibration.geometry
@@ -253,7 +256,9 @@ def judge_reading(
             # (the converse is no evidence: players nudge checkers they do not move)
             must_change = known & (before_states != UNKNOWN) & (states != before_states)
             expected = np.take_along_axis(
-                np.take_along_axis(changes.scale, np.maximum(before_states, 0)[..., None, None].astype(np.intp), axis=-2)[..., 0, :],
+                np.take_along_axis(
+                    changes.scale, np.maximum(before_states, 0)[..., None, None].astype(np.intp), axis=-2
+                )[..., 0, :],
                 np.maximum(states, 0)[..., None].astype(np.intp),
                 axis=-1,
             )[..., 0]
@@ -266,17 +271,24 @@ def judge_reading(
         piles = (np.abs(counts) >= LINE) & (np.abs(seen_counts) >= LINE) & (counts != seen_counts) & sure_piles
         # the move shows: a slot changes, a pile surely counted as the outcome has it, or the bar
         pile_moves = (counts != before_counts) & (np.abs(counts) >= LINE) & (counts == seen_counts) & sure_piles
-        bar_moves = bar_sure and (layout.bar_light, layout.bar_dark) != (before_layout.bar_light, before_layout.bar_dark)
+        bar_moves = bar_sure and (layout.bar_light, layout.bar_dark) != (
+            before_layout.bar_light,
+            before_layout.bar_dark,
+        )
         visible = bool(moved.any() or pile_moves.any() or bar_moves) or layout == before_layout
         contradicted = np.asarray(bad.any(axis=-1), np.bool_) | piles
-        differs = (np.minimum(np.abs(counts), LINE) * np.sign(counts) != np.minimum(np.abs(seen_counts), LINE) * np.sign(seen_counts)) | piles
+        differs = (
+            np.minimum(np.abs(counts), LINE) * np.sign(counts)
+            != np.minimum(np.abs(seen_counts), LINE) * np.sign(seen_counts)
+        ) | piles
         scores.append(
             _Score(
                 layout=layout,
                 plays=members,
                 contradicted=contradicted,
                 proven=(np.asarray(proof.any(axis=-1), np.bool_) | piles) & differs & sure_points,
-                bar_contradicted=bar_sure and (layout.bar_light, layout.bar_dark) != (seen_reading.bar_light, seen_reading.bar_dark),
+                bar_contradicted=bar_sure
+                and (layout.bar_light, layout.bar_dark) != (seen_reading.bar_light, seen_reading.bar_dark),
                 weak=np.asarray(((p < config.support) | (moved & (p < config.move_support))).any(axis=-1), np.bool_),
                 log_likelihood=float(np.log(np.maximum(p, 1e-6)).sum()),
                 visible=visible,
@@ -291,7 +303,9 @@ def judge_reading(
             names = tuple(place(int(r), int(c)) for r, c in zip(*np.nonzero(chosen.weak)))
             return PhotoVerdict(
                 "refused",
-                refusal=Refusal("ambiguous", f"only {chosen.plays[0].play} fits, but {', '.join(names)} are not read surely", names),
+                refusal=Refusal(
+                    "ambiguous", f"only {chosen.plays[0].play} fits, but {', '.join(names)} are not read surely", names
+                ),
                 reading=reading,
             )
         if not chosen.visible:
@@ -344,10 +358,17 @@ def judge_reading(
             expected = (s.layout.top, s.layout.bottom)[r][c]
             found.setdefault(
                 (int(r), int(c)),
-                Contradiction(_mover_point(int(r), int(c), bottom_home), place(int(r), int(c)), int(expected), int((seen.top, seen.bottom)[r][c])),
+                Contradiction(
+                    _mover_point(int(r), int(c), bottom_home),
+                    place(int(r), int(c)),
+                    int(expected),
+                    int((seen.top, seen.bottom)[r][c]),
+                ),
             )
         if s.bar_contradicted:
-            found.setdefault((-1, 0), Contradiction(0, "bar", s.layout.bar_light - s.layout.bar_dark, seen.bar_light - seen.bar_dark))
+            found.setdefault(
+                (-1, 0), Contradiction(0, "bar", s.layout.bar_light - s.layout.bar_dark, seen.bar_light - seen.bar_dark)
+            )
     return PhotoVerdict(
         "illegal",
         contradictions=tuple(sorted(found.values(), key=lambda c: c.point)),
@@ -380,7 +401,9 @@ def judge_photo(
             raise GeometryError("judge_photo needs a calibration or the corners of the playing area")
         geometry = geometry_from_corners(image, corners)
         reading = read_with_corners(image, geometry)
-        return judge_reading(before, dice, reading, mover=mover, home=home, rules=rules, config=config, allow_illegal=False)
+        return judge_reading(
+            before, dice, reading, mover=mover, home=home, rules=rules, config=config, allow_illegal=False
+        )
     reading = read_board(image, calibration)
     changes = None
     if before_image is not None and reading.refusal is None:
@@ -389,6 +412,14 @@ def judge_photo(
             return PhotoVerdict("refused", refusal=before_reading.refusal, reading=before_reading)
         changes = slot_changes(before_image, image, calibration, config=config)
         return judge_reading(
-            before, dice, reading, mover=mover, home=home, rules=rules, config=config, changes=changes, before_reading=before_reading
+            before,
+            dice,
+            reading,
+            mover=mover,
+            home=home,
+            rules=rules,
+            config=config,
+            changes=changes,
+            before_reading=before_reading,
         )
     return judge_reading(before, dice, reading, mover=mover, home=home, rules=rules, config=config)

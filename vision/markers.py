@@ -108,15 +108,31 @@ def marker_sheet(*, dpi: int = 150) -> Image:
     font = cv2.FONT_HERSHEY_SIMPLEX
     scale = dpi / 150 * 0.7
     y = margin
-    cv2.putText(sheet, "nardref board markers (ArUco DICT_4X4_50)", (margin, y), font, scale * 1.2, (0, 0, 0), 2, cv2.LINE_AA)
+    cv2.putText(
+        sheet, "nardref board markers (ArUco DICT_4X4_50)", (margin, y), font, scale * 1.2, (0, 0, 0), 2, cv2.LINE_AA
+    )
     y += int(1.0 * px_per_cm)
     for line in PLACING:
         cv2.putText(sheet, line, (margin, y), font, scale, (0, 0, 0), 1, cv2.LINE_AA)
         y += int(0.6 * px_per_cm)
     y += int(0.8 * px_per_cm)
-    cells = [(margin, y), (width - margin - side, y), (width - margin - side, y + side + int(3 * px_per_cm)), (margin, y + side + int(3 * px_per_cm))]
+    cells = [
+        (margin, y),
+        (width - margin - side, y),
+        (width - margin - side, y + side + int(3 * px_per_cm)),
+        (margin, y + side + int(3 * px_per_cm)),
+    ]
     for marker_id, (x0, y0) in zip(MARKER_IDS, cells):
         marker = cv2.aruco.generateImageMarker(_dictionary(), marker_id, side)
         sheet[y0 : y0 + side, x0 : x0 + side] = marker[:, :, None]
-        cv2.putText(sheet, f"{marker_id}: {CORNER_NAMES[marker_id]}", (x0, y0 + side + int(0.8 * px_per_cm)), font, scale, (0, 0, 0), 1, cv2.LINE_AA)
+        cv2.putText(
+            sheet,
+            f"{marker_id}: {CORNER_NAMES[marker_id]}",
+            (x0, y0 + side + int(0.8 * px_per_cm)),
+            font,
+            scale,
+            (0, 0, 0),
+            1,
+            cv2.LINE_AA,
+        )
     return sheet

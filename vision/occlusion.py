@@ -98,7 +98,9 @@ def _blank(care: BoolArray, centre: npt.NDArray[np.float32], half: int) -> None:
     care[max(y - half, 0) : min(y + half + 1, h), max(x - half, 0) : min(x + half + 1, w)] = False
 
 
-def care_mask(features: SlotFeatures, checkers: BoolArray, counts: npt.NDArray[np.int64], bar_checkers: BoolArray) -> BoolArray:
+def care_mask(
+    features: SlotFeatures, checkers: BoolArray, counts: npt.NDArray[np.int64], bar_checkers: BoolArray
+) -> BoolArray:
     """(h', w') where the frame should look like the empty board: everywhere
     but around the slots (2, 12, S) and bar probes (B,) that look like
     checkers (with their rims and shadows), and past the line of a pile
@@ -176,7 +178,9 @@ def unexplained(
     weights = (care & (frame[..., 0] > 5)).astype(np.float32)
     if not weights.any():
         return np.zeros(care.shape, np.bool_)
-    gain = _local_mean(expected[..., 0], weights, light_sigma) / np.maximum(_local_mean(frame[..., 0], weights, light_sigma), 1.0)
+    gain = _local_mean(expected[..., 0], weights, light_sigma) / np.maximum(
+        _local_mean(frame[..., 0], weights, light_sigma), 1.0
+    )
     gain = np.clip(gain, 0.5, 2.0)
     diff = frame - expected
     diff[..., 0] = frame[..., 0] * gain - expected[..., 0]
@@ -222,4 +226,3 @@ def decode(text: str) -> FloatArray:
     if image is None or image.ndim != 3:
         raise CalibrationError("the empty-board thumbnail is not a colour PNG")
     return np.asarray(image, np.float32)
-

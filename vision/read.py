@@ -18,7 +18,17 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from vision.colours import CHECKER_GAIN, DARK, EMPTY, LIGHT, LINE, ColourModel, layout_states, learn_from_image, template_distance
+from vision.colours import (
+    CHECKER_GAIN,
+    DARK,
+    EMPTY,
+    LIGHT,
+    LINE,
+    ColourModel,
+    layout_states,
+    learn_from_image,
+    template_distance,
+)
 from vision.errors import CalibrationError
 from vision.features import PATCH, SlotFeatures, estimate_pitch, measure
 from vision.geometry import BAR_PROBES_PER_PITCH, BoardGeometry, Image, make_geometry, rectify
@@ -188,7 +198,9 @@ def slot_distances(features: SlotFeatures, model: ColourModel) -> FloatArray:
     )
 
 
-def slot_probabilities(features: SlotFeatures, model: ColourModel, *, config: ReadConfig) -> tuple[FloatArray, FloatArray]:
+def slot_probabilities(
+    features: SlotFeatures, model: ColourModel, *, config: ReadConfig
+) -> tuple[FloatArray, FloatArray]:
     """(2, 12, S, 3) probabilities of empty/light/dark per slot, and (2, 12, S)
     the distance to the nearest template in spreads (how well anything
     learned explains the slot)."""
@@ -245,7 +257,12 @@ def _read_points(prob: FloatArray, *, config: ReadConfig) -> tuple[npt.NDArray[n
 
 
 def _read_piles(
-    features: SlotFeatures, model: ColourModel, counts: npt.NDArray[np.int64], confidence: FloatArray, *, config: ReadConfig
+    features: SlotFeatures,
+    model: ColourModel,
+    counts: npt.NDArray[np.int64],
+    confidence: FloatArray,
+    *,
+    config: ReadConfig,
 ) -> FloatArray:
     """Count the checkers piled on full lines (updates ``counts`` and
     ``confidence`` (2, 12) in place) and return how sure each pile count is.
@@ -270,7 +287,9 @@ def _read_piles(
         is_light = counts[row, col] > 0
         patches = features.junctions[row, col]
         d_face = template_distance(patches, (light if is_light else dark)[row, col], max_gain=CHECKER_GAIN)
-        d_junction = template_distance(patches, (junction[0] if is_light else junction[1])[row, col], max_gain=CHECKER_GAIN)
+        d_junction = template_distance(
+            patches, (junction[0] if is_light else junction[1])[row, col], max_gain=CHECKER_GAIN
+        )
         ratio = d_face / np.maximum(d_junction, 1e-3)
         face = ratio < config.pile_face_ratio
         extra = int(np.argmin(face)) if not face.all() else len(face)
@@ -278,7 +297,9 @@ def _read_piles(
         # face and two dark rims on a dark point can look alike)
         spread = float(model.spread[LIGHT if is_light else DARK])
         power = np.abs(d_junction - d_face) / (config.pile_evidence_spreads * spread)
-        certainty = float(np.clip(np.minimum(np.abs(ratio - config.pile_face_ratio) / config.pile_margin, power), 0.0, 1.0).min())
+        certainty = float(
+            np.clip(np.minimum(np.abs(ratio - config.pile_face_ratio) / config.pile_margin, power), 0.0, 1.0).min()
+        )
         if face[extra:].any():
             certainty *= 0.3  # a layer with a gap: not a pile as we know it
         if extra == len(face):
@@ -306,7 +327,9 @@ def _read_bar(
     more on the bar than ``config.checkers`` less ``on_points`` (colour ->
     checkers read on the points; B4)."""
     bar = features.bar
-    background = model.bar if len(model.bar) == len(bar) else np.repeat(np.median(model.bar, axis=0)[None], len(bar), axis=0)
+    background = (
+        model.bar if len(model.bar) == len(bar) else np.repeat(np.median(model.bar, axis=0)[None], len(bar), axis=0)
+    )
     light, dark = model.checker_templates(_normalised(features.bar_xy, features))
     distances = np.stack(
         [
@@ -324,7 +347,7 @@ def _read_bar(
     totals = {LIGHT: 0, DARK: 0}
     room = {colour: max(config.checkers - on_points[colour], 0) for colour in (LIGHT, DARK)}
     sure = 1.0
-    checker_like = (prob[:, EMPTY] < 0.5)  # XX
+    checker_like = prob[:, EMPTY] < 0.5  # XX
     while True:
         candidates = free & checker_like & (np.minimum(z[:, LIGHT], z[:, DARK]) < OUTLIER_SPREADS)
         if not candidates.any():
@@ -380,7 +403,9 @@ def read_rectified(
     judged[:, :, 1:] = prob[:, :, :-1, EMPTY] >= 0.5
     judged[:, :, LINE:] = False
     refusal = check_occlusion(
-        np.where(judged, nearest, 0.0), unexplained_spreads=config.unexplained_spreads, occluded_slots=config.occluded_slots
+        np.where(judged, nearest, 0.0),
+        unexplained_spreads=config.unexplained_spreads,
+        occluded_slots=config.occluded_slots,
     )
     counts, confidence = _read_points(prob, config=config)
     pile_confidence = _read_piles(features, model, counts, confidence, config=config)
@@ -389,7 +414,9 @@ def read_rectified(
     if refusal is None and empty is not None:
         checkers = (prob[..., EMPTY] < 0.5) & (nearest < config.checker_fit_spreads)
         colours = np.where(prob[..., LIGHT] >= prob[..., DARK], LIGHT, DARK).astype(np.int8)
-        refusal = _check_covered(features, model, checkers, colours, counts, bar_occupied, empty, borrowed, refusal_config)
+        refusal = _check_covered(
+            features, model, checkers, colours, counts, bar_occupied, empty, borrowed, refusal_config
+        )
     uncertain = [point_name(r, c) for r in range(2) for c in range(12) if confidence[r, c] < config.confident]
     if bar_conf < config.confident:
         uncertain.append("bar")

@@ -137,13 +137,18 @@ def reference_of(image: Image, geometry: BoardGeometry, rectified: Image) -> dic
     }
 
 
-def check_exposure(rectified: Image, *, config: RefusalConfig, reference: dict[str, Any] | None = None) -> Refusal | None:
+def check_exposure(
+    rectified: Image, *, config: RefusalConfig, reference: dict[str, Any] | None = None
+) -> Refusal | None:
     """``too_dark`` (nothing on the board is bright: a dark felt board is
     fine, a dim room is not; or much darker than at calibration) or
     ``blown_out``, or None."""
     light, bright, clipped = exposure(rectified)
     if bright < config.min_lightness:
-        return Refusal("too_dark", f"the board is too dark to read (its brightest parts reach lightness {bright:.0f} < {config.min_lightness:.0f})")
+        return Refusal(
+            "too_dark",
+            f"the board is too dark to read (its brightest parts reach lightness {bright:.0f} < {config.min_lightness:.0f})",
+        )
     if reference and reference.get("lightness") and light < config.min_lightness_ratio * float(reference["lightness"]):
         return Refusal(
             "too_dark",
@@ -161,11 +166,15 @@ def check_sharpness(rectified: Image, *, reference: dict[str, Any] | None, confi
     if reference and reference.get("sharpness"):
         floor = max(floor, config.min_sharpness_ratio * float(reference["sharpness"]))
     if value < floor:
-        return Refusal("blurred", f"the picture is blurred (edge sharpness {value:.2f} < {floor:.2f}); hold the camera still")
+        return Refusal(
+            "blurred", f"the picture is blurred (edge sharpness {value:.2f} < {floor:.2f}); hold the camera still"
+        )
     return None
 
 
-def check_board_moved(image: Image, geometry: BoardGeometry, *, reference: dict[str, Any] | None, config: RefusalConfig) -> Refusal | None:
+def check_board_moved(
+    image: Image, geometry: BoardGeometry, *, reference: dict[str, Any] | None, config: RefusalConfig
+) -> Refusal | None:
     """``board_moved`` when the outline of the playing area is no longer where
     the calibration saw it (its edge gone, or other colours just outside);
     ``hand_over_board`` when something reaches over the frame."""

@@ -93,7 +93,11 @@ class StabilityGate:
             raise ValueError(f"frame time {t!r} s is before the previous frame's {self._last_t!r} s")
         self._last_t = t
         thumb = self._thumbnail(frame)
-        change = 0.0 if self._previous is None or self._previous.shape != thumb.shape else float(np.abs(thumb - self._previous).mean())
+        change = (
+            0.0
+            if self._previous is None or self._previous.shape != thumb.shape
+            else float(np.abs(thumb - self._previous).mean())
+        )
         self._previous = thumb
         if self._still_since is None or change > self.config.max_change:
             self._still_since = t

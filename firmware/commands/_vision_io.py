@@ -71,7 +71,7 @@ def board_from(args: argparse.Namespace) -> tuple[Calibration | None, npt.NDArra
     if corners_text and calibration_path:
         raise BadInput("give --corners or --calibration, not both")
     if not corners_text and not calibration_path:
-        raise BadInput("give --corners \"x,y x,y x,y x,y\" (TL TR BR BL) or --calibration FILE")
+        raise BadInput('give --corners "x,y x,y x,y x,y" (TL TR BR BL) or --calibration FILE')
     if calibration_path:
         return read_calibration(str(calibration_path)), None
     return None, read_corners(str(corners_text))

@@ -41,8 +41,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"nardref export: {args.journal}: {exc}", file=sys.stderr)
         return 2
     for substitution in substitutions:
-        print(f"nardref export: game {substitution.game}: accepted illegal play (X1) written as "
-              f"{substitution.written or 'no move'}", file=sys.stderr)
+        print(
+            f"nardref export: game {substitution.game}: accepted illegal play (X1) written as "
+            f"{substitution.written or 'no move'}",
+            file=sys.stderr,
+        )
     text = format_record(record)
     if args.mat == "-":
         sys.stdout.write(text)

@@ -14,7 +14,7 @@ import json
 import sys
 
 from engine.errors import NardrefError
-from firmware.commands._vision_io import BadInput, add_board_arguments, board_from, read_image
+from firmware.commands._vision_io import BadInput, board_from, read_image
 
 SIDES = ("bottom-right", "bottom-left", "top-right", "top-left")
 
@@ -52,7 +52,9 @@ def run(args: argparse.Namespace) -> int:
         dice = read_dice(args.dice)
         calibration, corners = board_from(args)
         image = read_image(args.image, what="--image")
-        before_image = read_image(args.before_image, what="--before-image") if getattr(args, "before_image", None) else None
+        before_image = (
+            read_image(args.before_image, what="--before-image") if getattr(args, "before_image", None) else None
+        )
     except (BadInput, NardrefError) as exc:
         print(f"nardref judge: {exc}", file=sys.stderr)
         return 2

@@ -36,7 +36,10 @@ def run(args: argparse.Namespace) -> int:
     except cv2.error:
         ok = False
     if not ok:
-        print(f"nardref markers: --out {args.out!r}: cannot write it (expected a writable .png or .jpg path)", file=sys.stderr)
+        print(
+            f"nardref markers: --out {args.out!r}: cannot write it (expected a writable .png or .jpg path)",
+            file=sys.stderr,
+        )
         return 2
     print(f"wrote {args.out}: print it at 100 %.")
     for line in PLACING[1:]:

@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 from engine.errors import NardrefError
-from engine.mat import MatchRecord, ReplayError, Replayed, parse, replay
+from engine.mat import MatchRecord, Replayed, ReplayError, parse, replay
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -37,8 +37,19 @@ def run(args: argparse.Namespace) -> int:
         replayed = replay(record)
     except ReplayError as exc:
         if args.json:
-            print(json.dumps({"file": args.file, "consistent": False, "error": str(exc), "game": exc.game,
-                              "move": exc.move, "rule": exc.rule, "line": exc.line}))
+            print(
+                json.dumps(
+                    {
+                        "file": args.file,
+                        "consistent": False,
+                        "error": str(exc),
+                        "game": exc.game,
+                        "move": exc.move,
+                        "rule": exc.rule,
+                        "line": exc.line,
+                    }
+                )
+            )
         else:
             print(f"nardref replay: {args.file}: {exc}", file=sys.stderr)
         return 1
@@ -68,9 +79,20 @@ def _report(args: argparse.Namespace, record: MatchRecord, replayed: Replayed) -
 
     moves = sum(1 for game in replayed.events for event in game if isinstance(event, (Played, Pass)))
     if args.json:
-        print(json.dumps({"file": args.file, "consistent": True, "length": record.length,
-                          "players": list(record.players), "score": list(state.score), "games": games,
-                          "plays": moves, "winner": state.winner}))
+        print(
+            json.dumps(
+                {
+                    "file": args.file,
+                    "consistent": True,
+                    "length": record.length,
+                    "players": list(record.players),
+                    "score": list(state.score),
+                    "games": games,
+                    "plays": moves,
+                    "winner": state.winner,
+                }
+            )
+        )
         return
     length = f"{record.length}-point match" if record.length else "money session"
     names = record.players

@@ -117,8 +117,11 @@ class ButtonPanel:
                 # hold_time 0 on buttons without a hold lets gpiozero's hold thread go
                 # back to sleep at once, so close() never waits for a long hold_time.
                 button = Button(
-                    pin, pull_up=True, bounce_time=config.bounce_s or None,
-                    hold_time=config.hold_s if key[0] in HOLD_ROLES else 0.0, pin_factory=pin_factory,
+                    pin,
+                    pull_up=True,
+                    bounce_time=config.bounce_s or None,
+                    hold_time=config.hold_s if key[0] in HOLD_ROLES else 0.0,
+                    pin_factory=pin_factory,
                 )
                 self._buttons[key] = button
                 if key[0] in HOLD_ROLES:
@@ -133,8 +136,10 @@ class ButtonPanel:
             raise ButtonError(
                 f"cannot set up {where} button on GPIO{pin}: {exc} (is the user in the 'gpio' group?)"
             ) from None
-        log.info("buttons ready: %s", ", ".join(f"{r}{'' if p is None else p}=GPIO{n}"
-                                                for (r, p), n in _keys(config).items()))
+        log.info(
+            "buttons ready: %s",
+            ", ".join(f"{r}{'' if p is None else p}=GPIO{n}" for (r, p), n in _keys(config).items()),
+        )
 
     @classmethod
     def simulated(cls, config: ButtonsConfig, *, post: Callable[[ButtonEvent], None]) -> ButtonPanel:
@@ -172,8 +177,7 @@ class ButtonPanel:
             return self._buttons[(role, player)]
         except KeyError:
             raise ButtonError(
-                f"no button {role!r} for player {player!r}: main/second take a player 0 or 1, "
-                "new_game/pause take none"
+                f"no button {role!r} for player {player!r}: main/second take a player 0 or 1, new_game/pause take none"
             ) from None
 
     def _mock_pin(self, role: Role, player: Player | None) -> Any:

@@ -47,8 +47,9 @@ class Buzzer:
         try:
             self._device: Any = GpioBuzzer(pin, pin_factory=pin_factory)
         except (GPIOZeroError, OSError) as exc:
-            raise BuzzerError(f"cannot set up the buzzer on GPIO{pin}: {exc} (is the user in the 'gpio' group?)") \
-                from None
+            raise BuzzerError(
+                f"cannot set up the buzzer on GPIO{pin}: {exc} (is the user in the 'gpio' group?)"
+            ) from None
         self._muted = mute
         self._sound: str | None = None
         self._started_s = 0.0

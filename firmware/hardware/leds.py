@@ -106,9 +106,7 @@ def limit_frame(frame: Sequence[Rgb], *, brightness: float = 1.0, max_current_ma
             scale = max(0.0, (max_current_ma - idle) / lit) if lit > 0 else scale
     if scale >= 1.0:
         return tuple((r, g, b) for r, g, b in frame)
-    return tuple(
-        (math.floor(r * scale), math.floor(g * scale), math.floor(b * scale)) for r, g, b in frame
-    )
+    return tuple((math.floor(r * scale), math.floor(g * scale), math.floor(b * scale)) for r, g, b in frame)
 
 
 @dataclass(frozen=True)
@@ -207,7 +205,7 @@ def frame_image(frame: Sequence[Rgb], layout: LedLayout, *, cell_px: int = 12) -
     pad = max(1, cell_px // 6)
     for index, (x, y) in positions.items():
         colour = frame[index] if any(frame[index]) else (40, 40, 40)
-        image[y * cell_px + pad:(y + 1) * cell_px - pad, x * cell_px + pad:(x + 1) * cell_px - pad] = colour
+        image[y * cell_px + pad : (y + 1) * cell_px - pad, x * cell_px + pad : (x + 1) * cell_px - pad] = colour
     return image
 
 
@@ -249,8 +247,10 @@ class NeoPixelSpiStrip:
                 "or dtparam=spi=on in /boot/firmware/config.txt) and reboot"
             )
         try:
-            spi = board.SPI() if spi_bus == 0 else busio.SPI(
-                getattr(board, f"SCLK_{spi_bus}"), MOSI=getattr(board, f"MOSI_{spi_bus}")
+            spi = (
+                board.SPI()
+                if spi_bus == 0
+                else busio.SPI(getattr(board, f"SCLK_{spi_bus}"), MOSI=getattr(board, f"MOSI_{spi_bus}"))
             )
             self._pixels = neopixel_spi.NeoPixel_SPI(
                 spi, num_pixels, pixel_order=pixel_order, brightness=1.0, auto_write=False
@@ -295,10 +295,16 @@ def open_strip(config: LedsConfig, layout: LedLayout, *, clock: Callable[[], flo
     """The strip the ``[leds]`` config asks for (``clock`` stamps simulated frames)."""
     if config.backend == "simulated":
         return SimulatedStrip(
-            layout.num_pixels, brightness=config.brightness, max_current_ma=config.max_current_ma,
-            clock=clock, layout=layout,
+            layout.num_pixels,
+            brightness=config.brightness,
+            max_current_ma=config.max_current_ma,
+            clock=clock,
+            layout=layout,
         )
     return NeoPixelSpiStrip(
-        layout.num_pixels, spi_bus=config.spi_bus, pixel_order=config.pixel_order,
-        brightness=config.brightness, max_current_ma=config.max_current_ma,
+        layout.num_pixels,
+        spi_bus=config.spi_bus,
+        pixel_order=config.pixel_order,
+        brightness=config.brightness,
+        max_current_ma=config.max_current_ma,
     )

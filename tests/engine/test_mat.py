@@ -46,8 +46,17 @@ def test_mat_reads_cells_by_what_they_say_even_when_columns_overflow() -> None:
     assert record.length == 3 and record.players == ("Alice", "Bob") and record.tag("crawford") == "On"
     kinds = [(a.player, a.kind) for a in record.games[0].actions]
     assert kinds == [
-        (1, ROLL), (0, ROLL), (1, ROLL), (0, ROLL), (1, DOUBLE), (0, TAKE), (1, ROLL), (0, ROLL), (1, DOUBLE),
-        (0, DROP), (1, WIN),
+        (1, ROLL),
+        (0, ROLL),
+        (1, ROLL),
+        (0, ROLL),
+        (1, DOUBLE),
+        (0, TAKE),
+        (1, ROLL),
+        (0, ROLL),
+        (1, DOUBLE),
+        (0, DROP),
+        (1, WIN),
     ]
     actions = record.games[0].actions
     assert actions[4].play == ""  # 'Cannot Move'

@@ -130,8 +130,12 @@ def test_display_illegal_flashes_points_and_shows_nearest() -> None:
 
 def test_display_steady_freezes_blinking() -> None:
     state = DisplayState(
-        turn=0, illegal=IllegalView(wrong=(("top", 2),)), clocks=(clock(0.0, 5.0), clock(0.0, 5.0)),
-        cube=CubeView(value=2, owner=None, offered_by=0), faults=frozenset({Fault.TOO_DARK}), steady=True,
+        turn=0,
+        illegal=IllegalView(wrong=(("top", 2),)),
+        clocks=(clock(0.0, 5.0), clock(0.0, 5.0)),
+        cube=CubeView(value=2, owner=None, offered_by=0),
+        faults=frozenset({Fault.TOO_DARK}),
+        steady=True,
     )
     frames = {render_frame(state, t / 10, LAYOUT) for t in range(40)}
     assert len(frames) == 1

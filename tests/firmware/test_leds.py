@@ -175,9 +175,7 @@ def test_leds_neopixel_missing_spi_device_is_loud(monkeypatch: pytest.MonkeyPatc
         NeoPixelSpiStrip(10)
 
 
-def test_leds_neopixel_shows_capped_frames_and_closes_once(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
+def test_leds_neopixel_shows_capped_frames_and_closes_once(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     device = tmp_path / "spidev0.0"
     device.touch()
     made = fake_library(monkeypatch, device)

@@ -66,12 +66,23 @@ def test_systemd_unit_settings() -> None:
     assert unit["StateDirectory"] == ["nardref"]
     assert unit["WorkingDirectory"] == ["/var/lib/nardref"]
     assert re.fullmatch(r"\d+s", unit["WatchdogSec"][0])
-    for key, value in {"ProtectSystem": "strict", "ProtectHome": "yes", "PrivateTmp": "yes",
-                       "NoNewPrivileges": "yes", "DevicePolicy": "closed"}.items():
+    for key, value in {
+        "ProtectSystem": "strict",
+        "ProtectHome": "yes",
+        "PrivateTmp": "yes",
+        "NoNewPrivileges": "yes",
+        "DevicePolicy": "closed",
+    }.items():
         assert unit[key] == [value], key
     allowed = {value.split()[0] for value in unit["DeviceAllow"]}
-    assert {"char-spidev", "char-gpiochip", "char-*gpiomem*", "char-video4linux", "char-media",
-            "char-dma_heap"} <= allowed
+    assert {
+        "char-spidev",
+        "char-gpiochip",
+        "char-*gpiomem*",
+        "char-video4linux",
+        "char-media",
+        "char-dma_heap",
+    } <= allowed
     assert "ExecStop" not in unit  # never ExecStop=pkill: SIGTERM reaches the main process
     assert "pkill" not in UNIT.read_text()
 

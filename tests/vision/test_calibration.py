@@ -9,12 +9,12 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.vision.vision_boards import START, calibrated, plain_board
 from vision.calibration import Calibration, calibrate
 from vision.errors import CalibrationError, MarkerError
 from vision.layout import Layout
 from vision.markers import MARKER_IDS, find_marker_corners, marker_sheet
 from vision.render_style import STYLES
-from tests.vision.vision_boards import START, calibrated, plain_board
 
 
 @pytest.mark.parametrize("style", sorted(STYLES))
@@ -55,7 +55,11 @@ def test_calibration_json_round_trip(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("content", "words"),
-    [("not json", "not JSON"), ('{"format": "other"}', "not a nardref calibration"), ('{"format": "nardref-calibration", "version": 99}', "version 99")],
+    [
+        ("not json", "not JSON"),
+        ('{"format": "other"}', "not a nardref calibration"),
+        ('{"format": "nardref-calibration", "version": 99}', "version 99"),
+    ],
 )
 def test_calibration_load_names_bad_files(tmp_path: Path, content: str, words: str) -> None:
     path = tmp_path / "bad.json"

@@ -7,6 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.vision.vision_boards import START, plain_board
 from vision.errors import GeometryError
 from vision.geometry import (
     BoardGeometry,
@@ -21,7 +22,6 @@ from vision.geometry import (
     slot_centres,
     to_image,
 )
-from tests.vision.vision_boards import START, plain_board
 
 
 def _pattern(width: int = 480, height: int = 400, bar: tuple[int, int] = (216, 264)) -> np.ndarray:
@@ -147,8 +147,17 @@ def test_folding_board_gets_a_mapping_per_half() -> None:
     for quad, part in ((left, board[:, :240]), (right, board[:, 240:])):
         h, w = part.shape[:2]
         matrix = cv2.getPerspectiveTransform(np.float32([[0, 0], [w, 0], [w, h], [0, h]]), quad)
-        cv2.warpPerspective(np.ascontiguousarray(part), matrix, (1280, 720), dst=image, borderMode=cv2.BORDER_TRANSPARENT)
-    six = (tuple(CORNERS[0]), tuple(hinge_top), tuple(CORNERS[1]), tuple(CORNERS[2]), tuple(hinge_bottom), tuple(CORNERS[3]))
+        cv2.warpPerspective(
+            np.ascontiguousarray(part), matrix, (1280, 720), dst=image, borderMode=cv2.BORDER_TRANSPARENT
+        )
+    six = (
+        tuple(CORNERS[0]),
+        tuple(hinge_top),
+        tuple(CORNERS[1]),
+        tuple(CORNERS[2]),
+        tuple(hinge_bottom),
+        tuple(CORNERS[3]),
+    )
     geometry = BoardGeometry(tuple((float(x), float(y)) for x, y in six), (480, 400), (216.0, 264.0), 36.0)
     rectified = rectify(image, geometry)
     left_err = np.abs(rectified[10:-10, 10:230].astype(int) - board[10:-10, 10:230].astype(int)).mean()

@@ -10,8 +10,8 @@ import pytest
 from engine.dice import Dice
 from engine.legal import legal_plays
 from engine.position import Position
-from vision.judge import judge_photo
 from tests.vision.vision_boards import calibrated, game_position, light_layout, plain_board
+from vision.judge import judge_photo
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3, 4])
@@ -26,7 +26,9 @@ def test_legal_play_is_identified(seed: int) -> None:
     after = board.shoot(light_layout(chosen.after, mover), 10 * seed + 1).image
     home = "bottom-right" if mover == "light" else "top-right"
     for before_image in (None, before):
-        verdict = judge_photo(position, dice, after, calibration=calibration, mover=mover, home=home, before_image=before_image)  # type: ignore[arg-type]
+        verdict = judge_photo(
+            position, dice, after, calibration=calibration, mover=mover, home=home, before_image=before_image
+        )  # type: ignore[arg-type]
         assert verdict.verdict == "legal", verdict.refusal
         assert verdict.play is not None and verdict.play.after == chosen.after
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from tests.vision.vision_boards import START, calibrated, plain_board
 from vision.colours import EMPTY, layout_states
 from vision.features import measure
 from vision.geometry import rectify
 from vision.occlusion import borrowed_area, empty_board
-from tests.vision.vision_boards import START, calibrated, plain_board
 
 
 def test_the_empty_board_borrows_only_where_checkers_stood() -> None:

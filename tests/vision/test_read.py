@@ -9,10 +9,10 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.vision.vision_boards import calibrated, game_position, light_layout, plain_board, random_board
 from vision.layout import Layout
 from vision.read import Reading, geometry_from_corners, read_board, read_with_corners
 from vision.render_style import STYLES, find_style
-from tests.vision.vision_boards import calibrated, game_position, light_layout, plain_board, random_board
 
 
 def _right(reading: Reading, truth: Layout) -> int:
@@ -59,7 +59,12 @@ def test_read_board_under_room_light_and_a_tilted_camera() -> None:
 def test_read_board_reads_the_bar() -> None:
     board = plain_board("red-white")
     calibration = calibrated(board)
-    truth = Layout(top=(0, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2), bottom=(-3, 0, 0, 0, 3, 0, 4, 0, 0, 0, 0, -2), bar_light=1, bar_dark=2)
+    truth = Layout(
+        top=(0, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2),
+        bottom=(-3, 0, 0, 0, 3, 0, 4, 0, 0, 0, 0, -2),
+        bar_light=1,
+        bar_dark=2,
+    )
     reading = read_board(board.shoot(truth, 5).image, calibration)
     assert (reading.bar_light, reading.bar_dark) == (1, 2)
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from vision.geometry import BoardGeometry
 from vision.read import Reading, refused_reading
 from vision.refusal import Refusal
 from vision.stability import StabilityConfig, StabilityGate
-from vision.geometry import BoardGeometry
 
 GEOMETRY = BoardGeometry(((0, 0), (480, 0), (480, 400), (0, 400)), (480, 400), (216.0, 264.0), 33.0)
 

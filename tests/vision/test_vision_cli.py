@@ -14,13 +14,12 @@ from engine.dice import Dice
 from engine.legal import legal_plays
 from engine.position import Position
 from firmware.cli import main
-from firmware.commands import calibrate as calibrate_cmd
 from firmware.commands import detect as detect_cmd
 from firmware.commands import judge_photo
 from firmware.commands import markers as markers_cmd
+from tests.vision.vision_boards import START, calibrated, light_layout, plain_board
 from vision.geometry import format_corners
 from vision.layout import Layout
-from tests.vision.vision_boards import START, calibrated, light_layout, plain_board
 
 
 @pytest.fixture(scope="module")
@@ -58,14 +57,18 @@ def test_markers_writes_a_sheet(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert markers_cmd.run(argparse.Namespace(out=str(tmp_path / "no" / "dir" / "x.png"), dpi=100)) == 2
 
 
-def test_calibrate_writes_a_calibration(files: dict[str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_calibrate_writes_a_calibration(
+    files: dict[str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = tmp_path / "b.json"
     assert main(["calibrate", files["start"], "--corners", files["corners"], "-o", str(out)]) == 0
     assert json.loads(out.read_text())["format"] == "nardref-calibration"
     assert "light checkers' home board: bottom-right" in capsys.readouterr().out
 
 
-def test_calibrate_names_a_wrong_setup(files: dict[str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_calibrate_names_a_wrong_setup(
+    files: dict[str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     code = main(["calibrate", files["wrong"], "--corners", files["corners"], "-o", str(tmp_path / "w.json")])
     assert code == 1
     err = capsys.readouterr().err
@@ -79,7 +82,9 @@ def test_calibrate_names_a_wrong_setup(files: dict[str, str], tmp_path: Path, ca
         (["calibrate", "{start}", "--corners", "1,2 3", "-o", "x.json"], "expected 4 pairs"),
     ],
 )
-def test_calibrate_bad_input(files: dict[str, str], argv: list[str], words: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_calibrate_bad_input(
+    files: dict[str, str], argv: list[str], words: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main([a.format(**files) for a in argv]) == 2
     assert words in capsys.readouterr().err
 
@@ -109,7 +114,10 @@ def test_detect_with_corners_learns_from_the_photo(files: dict[str, str], capsys
 def test_detect_refuses_with_a_reason(files: dict[str, str], capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["detect", files["dark"], "--calibration", files["board"], "--json"]) == 3
     assert json.loads(capsys.readouterr().out)["refused"] == "too_dark"
-    assert detect_cmd.run(argparse.Namespace(image=files["arm"], corners=None, calibration=files["board"], json=False)) == 3
+    assert (
+        detect_cmd.run(argparse.Namespace(image=files["arm"], corners=None, calibration=files["board"], json=False))
+        == 3
+    )
     assert "refused (hand_over_board)" in capsys.readouterr().out
 
 
@@ -123,7 +131,9 @@ def test_detect_refuses_with_a_reason(files: dict[str, str], capsys: pytest.Capt
         (["detect", "{start}", "--corners", "0,0 10,0 10,10"], "expected 4 pairs"),
     ],
 )
-def test_detect_bad_input_names_it(files: dict[str, str], argv: list[str], words: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_detect_bad_input_names_it(
+    files: dict[str, str], argv: list[str], words: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main([a.format(**files) for a in argv]) == 2
     assert words in capsys.readouterr().err
 
@@ -134,7 +144,20 @@ START_ID = Position.start().position_id()
 def test_judge_image_legal(files: dict[str, str], capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["judge", START_ID, "31", "--image", files["after"], "--calibration", files["board"]]) == 0
     assert "8/5 6/5" in capsys.readouterr().out
-    code = main(["judge", START_ID, "31", "--image", files["after"], "--before-image", files["start"], "--calibration", files["board"], "--json"])
+    code = main(
+        [
+            "judge",
+            START_ID,
+            "31",
+            "--image",
+            files["after"],
+            "--before-image",
+            files["start"],
+            "--calibration",
+            files["board"],
+            "--json",
+        ]
+    )
     assert code == 0 and json.loads(capsys.readouterr().out)["play"] == "8/5 6/5"
 
 
@@ -148,8 +171,18 @@ def test_judge_image_illegal_names_points(files: dict[str, str], capsys: pytest.
 
 def test_judge_image_refused(files: dict[str, str], capsys: pytest.CaptureFixture[str]) -> None:
     args = argparse.Namespace(
-        before=START_ID, dice="31", after=None, image=files["arm"], before_image=None, corners=None,
-        calibration=files["board"], mover="light", home="bottom-right", json=False, variant="standard", rule=[],
+        before=START_ID,
+        dice="31",
+        after=None,
+        image=files["arm"],
+        before_image=None,
+        corners=None,
+        calibration=files["board"],
+        mover="light",
+        home="bottom-right",
+        json=False,
+        variant="standard",
+        rule=[],
     )
     assert judge_photo.run(args) == 3
     assert "hand_over_board" in capsys.readouterr().out
@@ -163,6 +196,8 @@ def test_judge_image_refused(files: dict[str, str], capsys: pytest.CaptureFixtur
         (["judge", START_ID, "31", "--image", "{after}"], "give --corners"),
     ],
 )
-def test_judge_image_bad_input(files: dict[str, str], argv: list[str], words: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_judge_image_bad_input(
+    files: dict[str, str], argv: list[str], words: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main([a.format(**files) for a in argv]) == 2
     assert words in capsys.readouterr().err
