@@ -395,7 +395,8 @@ def judge_photo(
     playing area's ``corners`` (the colours are then learned from the photo
     itself, and the verdict is legal or refused, never illegal: a guess at
     the colours is no proof). ``before_image``: the frame from before the
-    move, same camera (used with a calibration)."""
+    move, same camera (used with a calibration; where it is refused, a hand
+    over it, the photo is judged alone)."""
     if calibration is None:
         if corners is None:
             raise GeometryError("judge_photo needs a calibration or the corners of the playing area")
@@ -405,11 +406,14 @@ def judge_photo(
             before, dice, reading, mover=mover, home=home, rules=rules, config=config, allow_illegal=False
         )
     reading = read_board(image, calibration)
-    changes = None
     if before_image is not None and reading.refusal is None:
         before_reading = read_board(before_image, calibration)
         if before_reading.refusal is not None:
-            return PhotoVerdict("refused", refusal=before_reading.refusal, reading=before_reading)
+            # no change can be measured against it: the photo must do alone
+            log.info(
+                "the frame before the move is refused (%s): judging the photo alone", before_reading.refusal.reason
+            )
+            return judge_reading(before, dice, reading, mover=mover, home=home, rules=rules, config=config)
         changes = slot_changes(before_image, image, calibration, config=config)
         return judge_reading(
             before,

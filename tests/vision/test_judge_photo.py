@@ -69,6 +69,20 @@ def test_a_hand_over_the_board_is_refused() -> None:
     assert verdict.refusal is not None and verdict.refusal.reason == "hand_over_board"
 
 
+def test_a_hand_over_the_frame_before_leaves_the_photo_to_judge_alone() -> None:
+    board = plain_board("wood")
+    calibration = calibrated(board)
+    start = Position.start()
+    dice = Dice(6, 5)
+    play = legal_plays(start, dice)[0]
+    hidden = board.shoot(light_layout(start, "light"), 8, occlusion="arm").image
+    after = board.shoot(light_layout(play.after, "light"), 9).image
+    alone = judge_photo(start, dice, after, calibration=calibration)
+    verdict = judge_photo(start, dice, after, calibration=calibration, before_image=hidden)
+    assert alone.verdict == "legal"
+    assert (verdict.verdict, verdict.play) == (alone.verdict, alone.play)
+
+
 @pytest.mark.parametrize("seed", [5, 6, 7])
 def test_legal_moves_are_never_called_illegal_on_a_rough_board(seed: int) -> None:
     from tests.vision.vision_boards import random_board
