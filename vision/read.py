@@ -67,6 +67,9 @@ class ReadConfig:
     checker_spread_cap: float = 2.5
     #: Checkers of each colour in play (B4): the bar holds no more than those not read on the points.
     checkers: int = 15
+    #: This many slots away from every line that look like checkers make the
+    #: frame occluded (checkers stand in lines from the edge).
+    detached_slots: int = 2
     #: Confidence factor for a stack filling every slot (more may be piled on it).
     full_stack_confidence: float = 0.5
     #: A junction of a full line counts as one more checker piled on it when its
@@ -226,34 +229,66 @@ def slot_z_scores(features: SlotFeatures, model: ColourModel, *, config: ReadCon
     return prob, z
 
 
-def _read_points(prob: FloatArray, *, config: ReadConfig) -> tuple[npt.NDArray[np.int64], FloatArray]:
-    """Counts (2, 12) and confidences (2, 12) from slot probabilities
-    (2, 12, S, 3). A point holds one colour, that of the checker at its
-    edge (slot 0); each slot is then empty or that colour, and the count is
-    the run of that colour from the edge."""
+def _read_points(
+    prob: FloatArray, *, config: ReadConfig, bridge: bool = True
+) -> tuple[npt.NDArray[np.int64], FloatArray, npt.NDArray[np.bool_]]:
+    """Counts (2, 12), confidences (2, 12) and detached slots (2, 12, S)
+    from slot probabilities (2, 12, S, 3).
+
+    A point holds one colour, that of its checker nearest the edge; each
+    slot is then empty or that colour, and the count is the line of that
+    colour from the edge. Checkers stand in a line from the edge, so one
+    slot read empty with checkers on both sides of it (or between the edge
+    and a checker: its face cut by the frame, a glint) is bridged, with
+    little confidence (unless not ``bridge``: colours guessed from the frame
+    itself take the board's own light points for checkers). A checker's look a slot or more past the end of the
+    line is *detached*: no checker stands there, something else does."""
     slots = min(prob.shape[2], LINE)
     counts = np.zeros((2, 12), np.int64)
     confidence = np.zeros((2, 12), np.float32)
+    detached = np.zeros(prob.shape[:3], np.bool_)
     for row in range(2):
         for col in range(12):
             p = prob[row, col, :slots]
-            light, dark = float(p[0, LIGHT]), float(p[0, DARK])
+            checker = p[:, LIGHT] + p[:, DARK] > p[:, EMPTY]
+            first = int(np.argmax(checker)) if checker[:2].any() else 0
+            light, dark = float(p[first, LIGHT]), float(p[first, DARK])
             colour, other = (LIGHT, DARK) if light >= dark else (DARK, LIGHT)
-            occupied = p[:, colour] / np.maximum(p[:, colour] + p[:, EMPTY], 1e-9)
-            run = 0
-            while run < slots and occupied[run] > 0.5:
-                run += 1
+            occupied = p[:, colour] / np.maximum(p[:, colour] + p[:, EMPTY], 1e-9) > 0.5
+            run = bridged = 0
+            while run < slots:
+                if occupied[run]:
+                    run += 1
+                elif bridge and run + 1 < slots and occupied[run + 1]:
+                    run += 2
+                    bridged += 1
+                else:
+                    break
             sure = np.maximum(p[:, colour], p[:, EMPTY])
             conf = float(sure.min()) * (1 - float(p[:, other].max()))
             if run:
                 conf *= max(light, dark) / max(light + dark, 1e-9)
-            if np.any(occupied[run:] > 0.5):
+            conf *= 0.3**bridged
+            # past the slot after the line (its side and shadow show there)
+            detached[row, col, run + 1 : slots] = p[run + 1 :, LIGHT] + p[run + 1 :, DARK] > 0.5
+            if detached[row, col].any():
                 conf *= 0.3  # a gap in the stack: something else is on the point
             if run == slots:
                 conf *= config.full_stack_confidence  # more may be piled on the line
             counts[row, col] = run if colour == LIGHT else -run
             confidence[row, col] = conf
-    return counts, confidence
+    return counts, confidence, detached
+
+
+def _detached_refusal(detached: npt.NDArray[np.bool_]) -> Refusal:
+    """``hand_over_board`` naming the points where checkers' looks stand
+    apart from every line (a dice cup, a hand's shadow)."""
+    points = tuple(point_name(int(r), int(c)) for r, c in zip(*np.nonzero(detached.any(axis=-1)), strict=True))
+    return Refusal(
+        "hand_over_board",
+        f"something that is no line of checkers lies over {', '.join(points)}: wait until the board is clear",
+        points,
+    )
 
 
 def _read_piles(
@@ -407,7 +442,10 @@ def read_rectified(
         unexplained_spreads=config.unexplained_spreads,
         occluded_slots=config.occluded_slots,
     )
-    counts, confidence = _read_points(prob, config=config)
+    calibrated = empty is not None
+    counts, confidence, detached = _read_points(prob, config=config, bridge=calibrated)
+    if refusal is None and calibrated and int(detached.sum()) >= config.detached_slots:
+        refusal = _detached_refusal(detached)
     pile_confidence = _read_piles(features, model, counts, confidence, config=config)
     on_points = {LIGHT: int(counts[counts > 0].sum()), DARK: int(-counts[counts < 0].sum())}
     bar_light, bar_dark, bar_conf, bar_occupied = _read_bar(features, model, on_points, config=config)

@@ -11,7 +11,7 @@ import pytest
 
 from tests.vision.vision_boards import calibrated, game_position, light_layout, plain_board, random_board
 from vision.layout import Layout
-from vision.read import Reading, geometry_from_corners, read_board, read_with_corners
+from vision.read import ReadConfig, Reading, _read_points, geometry_from_corners, read_board, read_with_corners
 from vision.render_style import STYLES, find_style
 
 
@@ -144,3 +144,31 @@ def test_refuses_a_hand_an_arm_or_a_cup_over_the_board(occlusion: str, seed: int
     reading = read_board(shot.image, calibration)
     assert reading.refusal is not None and reading.refusal.reason == "hand_over_board"
     assert reading.to_json()["refused"] == "hand_over_board"
+
+
+def _slots(*states: str) -> np.ndarray:
+    """Slot probabilities (2, 12, 5, 3) of a board with one point (top 1)
+    set: "e" empty, "l" light, "d" dark, "?" something else."""
+    looks = {"e": (1.0, 0.0, 0.0), "l": (0.0, 1.0, 0.0), "d": (0.0, 0.0, 1.0), "?": (0.2, 0.0, 0.0)}
+    prob = np.zeros((2, 12, 5, 3), np.float32)
+    prob[..., 0] = 1.0
+    for k, state in enumerate(states):
+        prob[0, 0, k] = looks[state]
+    return prob
+
+
+def test_a_line_bridges_one_slot_read_empty_with_little_confidence() -> None:
+    counts, confidence, detached = _read_points(_slots("e", "d", "d", "d"), config=ReadConfig())
+    assert counts[0, 0] == -4 and confidence[0, 0] < 0.5 and not detached.any()
+    counts, confidence, detached = _read_points(_slots("l", "e", "l", "e"), config=ReadConfig())
+    assert counts[0, 0] == 3 and confidence[0, 0] < 0.5 and not detached.any()
+    counts, _, _ = _read_points(_slots("e", "d", "d"), config=ReadConfig(), bridge=False)
+    assert counts[0, 0] == 0
+
+
+def test_checkers_apart_from_the_line_are_detached() -> None:
+    _, _, detached = _read_points(_slots("e", "e", "e", "d", "d"), config=ReadConfig())
+    assert detached[0, 0].tolist() == [False, False, False, True, True]
+    # the slot right after a line shows its side and shadow: not detached
+    counts, _, detached = _read_points(_slots("l", "l", "?", "e", "e"), config=ReadConfig())
+    assert counts[0, 0] == 2 and not detached.any()
