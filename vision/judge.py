@@ -73,8 +73,11 @@ class JudgeConfig:
     proof_spreads: float = 1.5
     #: A slot did not change when it changed less than this share of what the change of state would make...
     unchanged_share: float = 0.25
-    #: ... provided that change would be at least this big (Lab units).
+    #: ... provided that change would be at least this big (Lab units). A slot
+    #: the move changes that changed by at least this share of it shows the
+    #: move, however surely the slot itself is read.
     min_change: float = 12.0
+    changed_share: float = 0.6
 
 
 @dataclass(frozen=True)
@@ -251,6 +254,7 @@ def judge_reading(
             proof = bad & (seen_reading.slot_z.min(axis=-1) <= config.proof_spreads)
         else:
             proof = bad
+        shown = np.zeros(bad.shape, np.bool_)
         if changes is not None:
             # a slot the outcome must change but that clearly did not change
             # (the converse is no evidence: players nudge checkers they do not move)
@@ -264,6 +268,9 @@ def judge_reading(
             )[..., 0]
             still = (changes.distance < config.unchanged_share * expected) & (expected > config.min_change)
             bad = bad | (must_change & still)
+            # ... and one that changed as much as the move would change it: the
+            # move shows there, even where the slot itself is not read surely
+            shown = must_change & (changes.distance >= config.changed_share * expected) & (expected > config.min_change)
         counts = np.array([layout.top, layout.bottom], np.int64)
         # the slots this outcome changes: the photo must show the move surely
         moved = known & (before_states != UNKNOWN) & (states != before_states)
@@ -289,7 +296,9 @@ def judge_reading(
                 proven=(np.asarray(proof.any(axis=-1), np.bool_) | piles) & differs & sure_points,
                 bar_contradicted=bar_sure
                 and (layout.bar_light, layout.bar_dark) != (seen_reading.bar_light, seen_reading.bar_dark),
-                weak=np.asarray(((p < config.support) | (moved & (p < config.move_support))).any(axis=-1), np.bool_),
+                weak=np.asarray(
+                    (((p < config.support) | (moved & (p < config.move_support))) & ~shown).any(axis=-1), np.bool_
+                ),
                 log_likelihood=float(np.log(np.maximum(p, 1e-6)).sum()),
                 visible=visible,
             )

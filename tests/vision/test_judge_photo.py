@@ -5,13 +5,17 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 
 from engine.dice import Dice
 from engine.legal import legal_plays
 from engine.position import Position
 from tests.vision.vision_boards import calibrated, game_position, light_layout, plain_board
-from vision.judge import judge_photo
+from vision.colours import layout_states
+from vision.judge import Changes, judge_photo, judge_reading
+from vision.layout import Layout, layout_from_position
+from vision.read import Reading
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3, 4])
@@ -122,3 +126,44 @@ def test_a_board_where_nothing_moved_is_no_legal_play(style: str) -> None:
     image = board.shoot(light_layout(start, "light"), 12).image
     verdict = judge_photo(start, Dice(3, 1), image, calibration=calibration)
     assert verdict.verdict != "legal", verdict.play
+
+
+def _reading_of(layout: Layout, slots: int = 6) -> Reading:
+    """A reading that is sure of every slot of ``layout``."""
+    states = layout_states(layout, slots)
+    prob = np.zeros((2, 12, slots, 3), np.float32)
+    prob[..., 0] = 1.0
+    for state in (1, 2):
+        prob[states == state] = np.eye(3, dtype=np.float32)[state]
+    counts = np.array([layout.top, layout.bottom], np.int64)
+    return Reading(
+        counts=counts,
+        confidence=np.ones((2, 12), np.float32),
+        slot_prob=prob,
+        bar_light=layout.bar_light,
+        bar_dark=layout.bar_dark,
+        bar_confidence=1.0,
+        uncertain=(),
+    )
+
+
+def test_a_slot_read_unsurely_that_changed_as_the_move_would_shows_the_move() -> None:
+    start = Position.start()
+    dice = Dice(6, 5)
+    play = next(lp for lp in legal_plays(start, dice) if str(lp.play) == "24/13")
+    reading = _reading_of(layout_from_position(play.after))
+    before_states = layout_states(layout_from_position(start), 6)
+    after_states = layout_states(layout_from_position(play.after), 6)
+    changed = before_states != after_states
+    changed[:, :, 5:] = False  # past the line the layout fixes nothing
+    row, col, slot = (int(i[0]) for i in np.nonzero(changed))  # the 24-point's checker that left
+    reading.slot_prob[row, col, slot] = 0.0
+    reading.slot_prob[row, col, slot, after_states[row, col, slot]] = 0.15  # the move read unsurely there
+    reading.slot_prob[row, col, slot, before_states[row, col, slot]] = 0.85
+    assert judge_reading(start, dice, reading).verdict == "refused"
+    scale = np.full((2, 12, 6, 3, 3), 40.0, np.float32)
+    distance = np.where(changed, 35.0, 0.0).astype(np.float32)
+    shown = judge_reading(start, dice, reading, changes=Changes(distance=distance, scale=scale))
+    assert shown.verdict == "legal" and shown.play is not None and shown.play.after == play.after
+    distance[row, col, slot] = 5.0  # ... but where it did not change, no
+    assert judge_reading(start, dice, reading, changes=Changes(distance=distance, scale=scale)).verdict != "legal"
