@@ -81,6 +81,24 @@ def random_game(rng: random.Random, turns: int) -> tuple[Position, str]:
     return position, mover
 
 
+def one_pip_further(rng: random.Random, after: Position, outcomes: set[Position]) -> Position | None:
+    """An illegal outcome close to a legal one: ``after`` (the mover's side
+    is ``me``) with one of the mover's checkers one pip further, onto an
+    empty point or its own, where no legal play leads; None when there is
+    none."""
+    me, them = list(after.me), after.them
+    choices = [p for p in range(2, 25) if me[p] and not them[25 - (p - 1)]]
+    rng.shuffle(choices)
+    for point in choices:
+        moved = me.copy()
+        moved[point] -= 1
+        moved[point - 1] += 1
+        candidate = Position(tuple(moved), them)
+        if candidate not in outcomes:
+            return candidate
+    return None
+
+
 def light_layout(position: Position, mover: str) -> Layout:
     """The picture of ``position`` (``me`` on roll, playing ``mover``) on a
     board where light's home is bottom-right."""
@@ -152,6 +170,7 @@ def main(argv: list[str] | None = None) -> int:
     judged = identified = legal_called_illegal = judge_refused = 0
     judged_b = identified_b = legal_called_illegal_b = judge_refused_b = 0
     wrong_play = unmoved_accepted = unmoved_judged = 0
+    illegal_shown = illegal_passed = illegal_caught = 0
     by_style: Counter[str] = Counter()
     wrong_by_style: Counter[str] = Counter()
     read_ms: list[float] = []
@@ -256,6 +275,39 @@ def main(argv: list[str] | None = None) -> int:
                         f" {verdict.play.play if verdict.play else ''}: {why[:200]}"
                     )
                 if use_before:
+                    # the same move played one pip too far: must never pass as legal
+                    wrong = one_pip_further(rng, chosen.after, {lp.after for lp in plays})
+                    if wrong is not None:
+                        illegal_shown += 1
+                        wrong_image = shoot(board, light_layout(wrong, mover), np_rng)
+                        caught = judge_photo(
+                            position,
+                            dice,
+                            wrong_image,
+                            calibration=board.calibration,
+                            mover=mover,  # type: ignore[arg-type]
+                            home=home,  # type: ignore[arg-type]
+                            before_image=image,
+                        )
+                        illegal_passed += caught.verdict == "legal"
+                        illegal_caught += caught.verdict == "illegal"
+                        if args.show_errors and caught.verdict == "legal":
+                            print(
+                                f"  judge {name}: {chosen.play} one pip too far passed as {caught.play.play if caught.play else ''}"
+                            )
+                        if args.dump and caught.verdict == "legal":
+                            stem = f"passed_{photos:05d}"
+                            dump(Path(args.dump), stem, wrong_image, board, light_layout(wrong, mover))
+                            cv2.imwrite(str(Path(args.dump) / f"{stem}.before.png"), image)
+                            (Path(args.dump) / f"{stem}.case.json").write_text(
+                                json.dumps(
+                                    {
+                                        "before": position.position_id(),
+                                        "dice": [dice.first, dice.second],
+                                        "mover": mover,
+                                    }
+                                )
+                            )
                     judged_b += 1
                     identified_b += right_play
                     legal_called_illegal_b += verdict.verdict == "illegal"
@@ -291,6 +343,10 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"  judge, a legal verdict with the wrong play: {wrong_play}; the unmoved board accepted as a play: "
         f"{unmoved_accepted} of {unmoved_judged}  (goal 0)"
+    )
+    print(
+        f"  judge, a move played one pip too far (with the before photo): caught as illegal "
+        f"{pct(illegal_caught, illegal_shown)}, passed as legal {illegal_passed} of {illegal_shown}  (goal 0)"
     )
     ms = float(np.median(read_ms))
     floor = float(np.median(warp_ms))
