@@ -67,6 +67,8 @@ class ReadConfig:
     checker_spread_cap: float = 2.5
     #: Checkers of each colour in play (B4): the bar holds no more than those not read on the points.
     checkers: int = 15
+    #: A slot is clearly empty at this probability: a line does not bridge it from the edge.
+    clearly_empty: float = 0.9
     #: This many slots away from every line that look like checkers make the
     #: frame occluded (checkers stand in lines from the edge).
     detached_slots: int = 2
@@ -239,8 +241,9 @@ def _read_points(
     slot is then empty or that colour, and the count is the line of that
     colour from the edge. Checkers stand in a line from the edge, so one
     slot read empty with checkers on both sides of it (or between the edge
-    and a checker: its face cut by the frame, a glint) is bridged, with
-    little confidence (unless not ``bridge``: colours guessed from the frame
+    and a checker: its face cut by the frame, a glint), and at the edge any
+    slots not clearly empty before a checker (white on the wide base of a
+    white point), are bridged, with little confidence (unless not ``bridge``: colours guessed from the frame
     itself take the board's own light points for checkers). A checker's look a slot or more past the end of the
     line is *detached*: no checker stands there, something else does."""
     slots = min(prob.shape[2], LINE)
@@ -251,19 +254,25 @@ def _read_points(
         for col in range(12):
             p = prob[row, col, :slots]
             checker = p[:, LIGHT] + p[:, DARK] > p[:, EMPTY]
-            first = int(np.argmax(checker)) if checker[:2].any() else 0
+            first = int(np.argmax(checker))  # the checker nearest the edge (0: none)
             light, dark = float(p[first, LIGHT]), float(p[first, DARK])
             colour, other = (LIGHT, DARK) if light >= dark else (DARK, LIGHT)
             occupied = p[:, colour] / np.maximum(p[:, colour] + p[:, EMPTY], 1e-9) > 0.5
+            clear = p[:, EMPTY] >= config.clearly_empty
             run = bridged = 0
             while run < slots:
                 if occupied[run]:
                     run += 1
-                elif bridge and run + 1 < slots and occupied[run + 1]:
-                    run += 2
-                    bridged += 1
-                else:
+                    continue
+                ahead = np.flatnonzero(occupied[run:]) + run
+                if not bridge or len(ahead) == 0:
                     break
+                following = int(ahead[0])
+                from_edge = run == 0 and not clear[:following].any()
+                if following > run + 1 and not from_edge:
+                    break
+                bridged += following - run
+                run = following + 1
             sure = np.maximum(p[:, colour], p[:, EMPTY])
             conf = float(sure.min()) * (1 - float(p[:, other].max()))
             if run:

@@ -164,6 +164,9 @@ def test_a_line_bridges_one_slot_read_empty_with_little_confidence() -> None:
     assert counts[0, 0] == 3 and confidence[0, 0] < 0.5 and not detached.any()
     counts, _, _ = _read_points(_slots("e", "d", "d"), config=ReadConfig(), bridge=False)
     assert counts[0, 0] == 0
+    # at the edge, any slots not clearly empty before a checker (white on a white point's base)
+    counts, confidence, detached = _read_points(_slots("?", "?", "l", "l", "l"), config=ReadConfig())
+    assert counts[0, 0] == 5 and confidence[0, 0] < 0.5 and not detached.any()
 
 
 def test_checkers_apart_from_the_line_are_detached() -> None:
