@@ -1,14 +1,16 @@
 """Vision figures on rendered photos: points and whole boards read right,
-occluded photos refused, moves identified by the photo judge, speed.
+occluded photos refused, moves identified by the photo judge, moves played
+one pip too far caught (never passed as legal), speed.
 
 Each *board* is one random style under one camera, light and lens; it is
 calibrated once from a render of the starting position (as a referee is set
 up once), then photographed in random positions reached by random legal
 play. Run::
 
-    python bench/vision.py            # 1,000 photos (about a few minutes)
+    python bench/vision.py            # 1,000 photos (about 7 minutes)
     python bench/vision.py --quick    # smoke test
     python bench/vision.py --n 2000 --seed 7
+    python bench/vision.py --n 200 --show-errors --dump /tmp/failed
 """
 
 from __future__ import annotations
