@@ -228,10 +228,12 @@ def main(argv: list[str] | None = None) -> int:
                         dump(Path(args.dump), f"wrong_{photos:05d}", image, board, truth)
                     if args.show_errors:
                         print(
-                            f"  {name} photo {photos}: truth {truth.top} {truth.bottom} bar {truth.bar_light},{truth.bar_dark}"
+                            f"  {name} photo {photos}: truth {truth.top} {truth.bottom} "
+                            f"bar {truth.bar_light},{truth.bar_dark}"
                         )
                         print(
-                            f"  {' ' * len(name)}        seen  {seen.top} {seen.bottom} bar {seen.bar_light},{seen.bar_dark}"
+                            f"  {' ' * len(name)}        seen  {seen.top} {seen.bottom} "
+                            f"bar {seen.bar_light},{seen.bar_dark}"
                         )
                         print(f"  {' ' * len(name)}        confidence {np.round(reading.confidence, 2).tolist()}")
             # an occluded photo of the same position
@@ -273,7 +275,8 @@ def main(argv: list[str] | None = None) -> int:
                         else "; ".join(str(c) for c in verdict.contradictions)
                     )
                     print(
-                        f"  judge ({'with' if use_before else 'no'} before) {name}: played {chosen.play}, verdict {verdict.verdict}"
+                        f"  judge ({'with' if use_before else 'no'} before) {name}: played {chosen.play}, "
+                        f"verdict {verdict.verdict}"
                         f" {verdict.play.play if verdict.play else ''}: {why[:200]}"
                     )
                 if use_before:
@@ -295,7 +298,8 @@ def main(argv: list[str] | None = None) -> int:
                         illegal_caught += caught.verdict == "illegal"
                         if args.show_errors and caught.verdict == "legal":
                             print(
-                                f"  judge {name}: {chosen.play} one pip too far passed as {caught.play.play if caught.play else ''}"
+                                f"  judge {name}: {chosen.play} one pip too far passed as "
+                                f"{caught.play.play if caught.play else ''}"
                             )
                         if args.dump and caught.verdict == "legal":
                             stem = f"passed_{photos:05d}"
@@ -339,7 +343,8 @@ def main(argv: list[str] | None = None) -> int:
         f"legal called illegal {legal_called_illegal}"
     )
     print(
-        f"  judge, with before photo:   identified {pct(identified_b, judged_b)}, refused {pct(judge_refused_b, judged_b)}, "
+        f"  judge, with before photo:   identified {pct(identified_b, judged_b)}, "
+        f"refused {pct(judge_refused_b, judged_b)}, "
         f"legal called illegal {legal_called_illegal_b}  (goals 99.9 %, 0)"
     )
     print(

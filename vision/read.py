@@ -239,13 +239,15 @@ def _read_points(
 
     A point holds one colour, that of its checker nearest the edge; each
     slot is then empty or that colour, and the count is the line of that
-    colour from the edge. Checkers stand in a line from the edge, so one
-    slot read empty with checkers on both sides of it (or between the edge
-    and a checker: its face cut by the frame, a glint), and at the edge any
-    slots not clearly empty before a checker (white on the wide base of a
-    white point), are bridged, with little confidence (unless not ``bridge``: colours guessed from the frame
-    itself take the board's own light points for checkers). A checker's look a slot or more past the end of the
-    line is *detached*: no checker stands there, something else does."""
+    colour from the edge. Checkers stand in a line from the edge, so these
+    are bridged, with little confidence: one slot read empty between two
+    checkers or between the edge and a checker (a face cut by the frame, a
+    glint), and at the edge any slots not clearly empty before a checker
+    (white on the wide base of a white point). Not so where ``bridge`` is
+    false: colours guessed from the frame itself take the board's own light
+    points for checkers. A checker's look a slot or more past the end of
+    the line is *detached*: no checker stands there, something else does.
+    """
     slots = min(prob.shape[2], LINE)
     counts = np.zeros((2, 12), np.int64)
     confidence = np.zeros((2, 12), np.float32)
