@@ -36,7 +36,7 @@ from engine.position import Position  # noqa: E402
 from vision.calibration import Calibration, calibrate  # noqa: E402
 from vision.errors import CalibrationError  # noqa: E402
 from vision.geometry import Lens, homography  # noqa: E402
-from vision.judge import judge_photo  # noqa: E402
+from vision.judge import PhotoVerdict, judge_photo  # noqa: E402
 from vision.layout import Layout, layout_from_position  # noqa: E402
 from vision.read import read_board  # noqa: E402
 from vision.render import CameraPose, Effects, Lighting, lens_calibration, random_style, render  # noqa: E402
@@ -137,6 +137,23 @@ def shoot(board: Board, layout: Layout, np_rng: np.random.Generator, *, occlusio
         occlusion=occlusion,  # type: ignore[arg-type]
     )
     return shot.image
+
+
+def judge_shot(
+    board: Board, position: Position, dice: Dice, mover: str, photo: np.ndarray, before: np.ndarray | None
+) -> PhotoVerdict:
+    """The photo judge's verdict on ``photo`` of ``board`` after ``mover``
+    (whose home is bottom-right for light, top-right for dark) played
+    ``dice`` from ``position``, with the frame ``before`` the move or none."""
+    return judge_photo(
+        position,
+        dice,
+        photo,
+        calibration=board.calibration,
+        mover=mover,  # type: ignore[arg-type]
+        home="bottom-right" if mover == "light" else "top-right",
+        before_image=before,
+    )
 
 
 def dump(folder: Path, name: str, image: np.ndarray, board: Board, truth: Layout) -> None:
@@ -247,23 +264,13 @@ def main(argv: list[str] | None = None) -> int:
             if all(lp.after != position for lp in plays):
                 # the player has not moved yet: the unchanged board is no legal play
                 unmoved_judged += 1
-                home_now = "bottom-right" if mover == "light" else "top-right"
-                unmoved = judge_photo(position, dice, image, calibration=board.calibration, mover=mover, home=home_now)  # type: ignore[arg-type]
+                unmoved = judge_shot(board, position, dice, mover, image, None)
                 unmoved_accepted += unmoved.verdict == "legal"
             chosen = rng.choice(plays)
             after_layout = light_layout(chosen.after, mover)
             after_image = shoot(board, after_layout, np_rng)
-            home = "bottom-right" if mover == "light" else "top-right"
             for use_before in (False, True):
-                verdict = judge_photo(
-                    position,
-                    dice,
-                    after_image,
-                    calibration=board.calibration,
-                    mover=mover,  # type: ignore[arg-type]
-                    home=home,  # type: ignore[arg-type]
-                    before_image=image if use_before else None,
-                )
+                verdict = judge_shot(board, position, dice, mover, after_image, image if use_before else None)
                 right_play = (
                     verdict.verdict == "legal" and verdict.play is not None and verdict.play.after == chosen.after
                 )
@@ -285,15 +292,7 @@ def main(argv: list[str] | None = None) -> int:
                     if wrong is not None:
                         illegal_shown += 1
                         wrong_image = shoot(board, light_layout(wrong, mover), np_rng)
-                        caught = judge_photo(
-                            position,
-                            dice,
-                            wrong_image,
-                            calibration=board.calibration,
-                            mover=mover,  # type: ignore[arg-type]
-                            home=home,  # type: ignore[arg-type]
-                            before_image=image,
-                        )
+                        caught = judge_shot(board, position, dice, mover, wrong_image, image)
                         illegal_passed += caught.verdict == "legal"
                         illegal_caught += caught.verdict == "illegal"
                         if args.show_errors and caught.verdict == "legal":
