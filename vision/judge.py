@@ -73,10 +73,10 @@ class JudgeConfig:
     proof_spreads: float = 1.5
     #: A slot did not change when it changed less than this share of what the change of state would make...
     unchanged_share: float = 0.25
-    #: ... provided that change would be at least this big (Lab units). A slot
-    #: the move changes that changed by at least this share of it shows the
-    #: move, however surely the slot itself is read.
+    #: ... provided that change would be at least this big (Lab units).
     min_change: float = 12.0
+    #: A slot the move changes that changed by at least this share of what the
+    #: change of state would make shows the move, however unsurely it is read.
     changed_share: float = 0.6
 
 
