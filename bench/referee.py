@@ -48,7 +48,6 @@ from firmware.hardware.leds import SimulatedStrip  # noqa: E402
 from firmware.led_layout import LedLayout  # noqa: E402
 from firmware.loop import GateSettings, MonotonicClock, RefereeLoop  # noqa: E402
 from firmware.simplayers import choose_play  # noqa: E402
-from vision.calibration import calibrate  # noqa: E402
 from vision.capture import Frame, SyntheticSource  # noqa: E402
 from vision.judge import judge_photo  # noqa: E402
 from vision.layout import layout_from_position  # noqa: E402
@@ -90,10 +89,7 @@ def make_loop(
     clock = MonotonicClock()
     config = parse_config('[match]\nlength = 0\n[clock]\npreset = "app"\n')
     layout = LedLayout.from_config(config.layout)
-    source = table_camera(seed=seed, size=size, clock=clock)
-    first = source.read()
-    assert first is not None
-    calibration = calibrate(first.image, source.last_corners)
+    source, calibration = table_camera(seed=seed, size=size, clock=clock)
     strip = TimedStrip(layout.num_pixels, layout=layout, keep=1)
     loop = RefereeLoop(
         settings=ref.RefereeSettings.from_config(config),

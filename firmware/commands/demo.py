@@ -69,7 +69,6 @@ def build(
     from firmware.loop import GateSettings, RefereeLoop
     from firmware.referee import RefereeSettings
     from firmware.simplayers import FlakyCamera, SimPlayers
-    from vision.calibration import calibrate
 
     config = parse_config(
         f'[match]\nlength = {length}\n[clock]\npreset = "{clock_preset}"\n'
@@ -78,10 +77,7 @@ def build(
         source="<demo>",
     )
     layout = LedLayout.from_config(config.layout)
-    source = table_camera(seed=seed, size=size, clock=clock)
-    first = source.read()
-    assert first is not None and source.last_corners is not None
-    calibration = calibrate(first.image, source.last_corners)
+    source, calibration = table_camera(seed=seed, size=size, clock=clock)
     camera = FlakyCamera(source, clock=clock.now)
     strip = SimulatedStrip(layout.num_pixels, clock=clock.now, layout=layout, keep=1)
     loop = RefereeLoop(
@@ -105,12 +101,14 @@ def build(
     return loop, players, strip
 
 
-def table_camera(*, seed: int, size: tuple[int, int], clock: Any) -> Any:
+def table_camera(*, seed: int, size: tuple[int, int], clock: Any) -> tuple[Any, Any]:
     """The demo's camera: a synthetic board seen a little tilted under a gentle
-    light gradient, showing the starting position (a ``SyntheticSource``)."""
+    light gradient, showing the starting position (a ``SyntheticSource``),
+    and its calibration from the first frame, as a referee is set up."""
     import numpy as np
 
     from engine.position import Position
+    from vision.calibration import calibrate
     from vision.capture import SyntheticSource
     from vision.layout import layout_from_position
     from vision.render import CameraPose, Effects, Lighting
@@ -124,7 +122,9 @@ def table_camera(*, seed: int, size: tuple[int, int], clock: Any) -> Any:
         clock=clock.now,
     )
     source.show(layout_from_position(Position.start(), mover="light", home="bottom-right"))
-    return source
+    first = source.read()
+    assert first is not None and source.last_corners is not None
+    return source, calibrate(first.image, source.last_corners)
 
 
 def run(args: argparse.Namespace) -> int:
