@@ -291,17 +291,6 @@ def _read_points(
     return counts, confidence, detached
 
 
-def _detached_refusal(detached: npt.NDArray[np.bool_]) -> Refusal:
-    """``hand_over_board`` naming the points where checkers' looks stand
-    apart from every line (a dice cup, a hand's shadow)."""
-    points = tuple(point_name(int(r), int(c)) for r, c in zip(*np.nonzero(detached.any(axis=-1)), strict=True))
-    return Refusal(
-        "hand_over_board",
-        f"something that is no line of checkers lies over {', '.join(points)}: wait until the board is clear",
-        points,
-    )
-
-
 def _read_piles(
     features: SlotFeatures,
     model: ColourModel,
@@ -449,14 +438,16 @@ def read_rectified(
     judged[:, :, 1:] = prob[:, :, :-1, EMPTY] >= 0.5
     judged[:, :, LINE:] = False
     refusal = check_occlusion(
-        np.where(judged, nearest, 0.0),
-        unexplained_spreads=config.unexplained_spreads,
+        judged & (nearest > config.unexplained_spreads),
         occluded_slots=config.occluded_slots,
+        what="something unlike the board or its checkers",
     )
     calibrated = empty is not None
     counts, confidence, detached = _read_points(prob, config=config, bridge=calibrated)
-    if refusal is None and calibrated and int(detached.sum()) >= config.detached_slots:
-        refusal = _detached_refusal(detached)
+    if refusal is None and calibrated:
+        refusal = check_occlusion(
+            detached, occluded_slots=config.detached_slots, what="something that is no line of checkers"
+        )
     pile_confidence = _read_piles(features, model, counts, confidence, config=config)
     on_points = {LIGHT: int(counts[counts > 0].sum()), DARK: int(-counts[counts < 0].sum())}
     bar_light, bar_dark, bar_conf, bar_occupied = _read_bar(features, model, on_points, config=config)

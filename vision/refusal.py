@@ -216,17 +216,12 @@ def check_board_moved(
     return None
 
 
-def check_occlusion(nearest: FloatArray, *, unexplained_spreads: float, occluded_slots: int) -> Refusal | None:
-    """``hand_over_board`` when slots (2, 12, S) look like nothing learned
-    (``nearest``: distance to the nearest class, in spreads)."""
+def check_occlusion(strange: npt.NDArray[np.bool_], *, occluded_slots: int, what: str) -> Refusal | None:
+    """``hand_over_board`` when at least ``occluded_slots`` slots (2, 12, S)
+    are ``strange``; ``what`` says what lies there."""
     from vision.read import point_name
 
-    strange = nearest > unexplained_spreads
     if int(strange.sum()) < occluded_slots:
         return None
     points = tuple(point_name(r, c) for r in range(2) for c in range(12) if strange[r, c].any())
-    return Refusal(
-        "hand_over_board",
-        f"something unlike the board or its checkers covers {', '.join(points)}: wait until the board is clear",
-        points,
-    )
+    return Refusal("hand_over_board", f"{what} covers {', '.join(points)}: wait until the board is clear", points)
