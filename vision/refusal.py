@@ -186,18 +186,23 @@ def check_board_moved(
     ref_inside = np.asarray(reference["outline_inside"], np.float32)
     if ref_contrast.shape != contrast.shape:
         return None
-    # the light may have changed: scale the lightness as the inside's changed
-    gain = float(np.median(ref_inside[:, 0])) / max(float(np.median(inside[:, 0])), 1.0)
-    outside = outside.copy()
-    outside[:, 0] *= gain
-    # checkers stand at the top and bottom edges: judge the contrast on the
+    # checkers stand at the top and bottom edges: judge the outline on the
     # sides' middle thirds only, where no checker can be
     n = _OUTLINE_SAMPLES
     middle = np.zeros(4 * n, np.bool_)
     for side in (1, 3):
         middle[side * n + n // 3 : side * n + 2 * n // 3] = True
     ratio = float(np.median(contrast[middle])) / max(float(np.median(ref_contrast[middle])), 1.0)
-    shift = float(np.median(np.linalg.norm(outside - ref_outside, axis=1)))
+    # the light may have changed, on the board as much as there or not at all
+    # beside it (a lamp over the board): the colour outside is the same when
+    # it matches either way
+    gain = float(np.median(ref_inside[middle, 0])) / max(float(np.median(inside[middle, 0])), 1.0)
+    relit = outside.copy()
+    relit[:, 0] *= gain
+    shift = min(
+        float(np.median(np.linalg.norm(relit - ref_outside, axis=1))),
+        float(np.median(np.linalg.norm(outside - ref_outside, axis=1))),
+    )
     if ratio < config.min_outline_ratio or shift > config.max_outline_shift:
         return Refusal(
             "board_moved",

@@ -175,3 +175,13 @@ def test_checkers_apart_from_the_line_are_detached() -> None:
     # the slot right after a line shows its side and shadow: not detached
     counts, _, detached = _read_points(_slots("l", "l", "?", "e", "e"), config=ReadConfig())
     assert counts[0, 0] == 2 and not detached.any()
+
+
+
+def test_checkers_along_the_edges_are_no_moved_board() -> None:
+    """The colour just inside the outline changes with the checkers standing
+    at the edges; the light is judged where no checker can stand."""
+    board = plain_board("wood")
+    calibration = calibrated(board)
+    edges = Layout(top=(1,) * 12, bottom=(-1,) * 12, bar_light=3, bar_dark=3)
+    assert read_board(board.shoot(edges, 5).image, calibration).refusal is None
