@@ -35,6 +35,7 @@ from vision.geometry import BAR_PROBES_PER_PITCH, BoardGeometry, Image, make_geo
 from vision.layout import Layout
 from vision.occlusion import borrowed_area, care_mask, covered_points, largest_blob, paste_checkers, unexplained
 from vision.refusal import Refusal, RefusalConfig, check_board_moved, check_exposure, check_occlusion, check_sharpness
+from vision.squeeze import count_squeezed, rim_profile
 
 if TYPE_CHECKING:
     from vision.calibration import Calibration
@@ -83,6 +84,13 @@ class ReadConfig:
     pile_margin: float = 0.14
     #: ... and the two distances differ by at least this many checker spreads.
     pile_evidence_spreads: float = 1.0
+    #: A full line is read as a squeezed pile when its rims fit that count
+    #: better than any other by this margin (:mod:`vision.squeeze`).
+    squeeze_margin: float = 0.2
+    #: ... where no layer is found, or one as unsure as this; and by this
+    #: margin where a layer is.
+    pile_unsure: float = 0.3
+    squeeze_clear: float = 0.5
 
 
 @dataclass(frozen=True, eq=False)
@@ -298,6 +306,8 @@ def _read_piles(
     confidence: FloatArray,
     *,
     config: ReadConfig,
+    rectified: Image,
+    geometry: BoardGeometry,
 ) -> FloatArray:
     """Count the checkers piled on full lines (updates ``counts`` and
     ``confidence`` (2, 12) in place) and return how sure each pile count is.
@@ -306,9 +316,11 @@ def _read_piles(
     touch: at each junction along the line, a checker's face (the learned
     checker look) means one more, two touching rims (the junction's look
     learned on the starting position's lines) none; the junction is judged
-    by how much nearer it is to one than to the other. Piles laid otherwise
-    (six or seven squeezed into the length of five) look much like a line of
-    five: a full line with nothing on it stays unsure."""
+    by how much nearer it is to one than to the other. Where that finds no
+    layer, or one on every junction, or no clear one, the line may be six to
+    eight squeezed into the length of five: its rims are counted
+    (:mod:`vision.squeeze`), never surely. A full line read as five stays
+    unsure."""
     sure = np.zeros((2, 12), np.float32)
     if features.junctions is None or features.junction_xy is None:
         return sure
@@ -337,12 +349,19 @@ def _read_piles(
         )
         if face[extra:].any():
             certainty *= 0.3  # a layer with a gap: not a pile as we know it
-        if extra == len(face):
-            certainty *= 0.3  # a full second layer: more may lie further on
-        if extra == 0:
-            # a squeezed pile of six or seven shows as a line of five: a full
-            # line without a checker on it is never sure
-            certainty = min(certainty, config.full_stack_confidence)
+        # the line may be a squeezed pile, its checkers over each other:
+        # likely where no checker lies on the line, one on every junction,
+        # or no clear layer; and wherever its rims say so clearly
+        squeezed, margin = count_squeezed(rim_profile(rectified, geometry, int(row), int(col)), geometry.pitch_px)
+        unclear = extra in (0, len(face)) or certainty < config.pile_unsure
+        if squeezed > LINE and margin >= (config.squeeze_margin if unclear else config.squeeze_clear):
+            extra, certainty = squeezed - LINE, min(margin, config.full_stack_confidence)
+        elif unclear:
+            if extra == len(face):
+                certainty *= 0.3  # a full second layer: more may lie further on
+            else:
+                # a squeezed pile may still look like this: never sure
+                certainty = min(certainty, config.full_stack_confidence)
         counts[row, col] += extra if is_light else -extra
         sure[row, col] = certainty
         if certainty >= config.confident:
@@ -448,7 +467,9 @@ def read_rectified(
         refusal = check_occlusion(
             detached, occluded_slots=config.detached_slots, what="something that is no line of checkers"
         )
-    pile_confidence = _read_piles(features, model, counts, confidence, config=config)
+    pile_confidence = _read_piles(
+        features, model, counts, confidence, config=config, rectified=rectified, geometry=geometry
+    )
     on_points = {LIGHT: int(counts[counts > 0].sum()), DARK: int(-counts[counts < 0].sum())}
     bar_light, bar_dark, bar_conf, bar_occupied = _read_bar(features, model, on_points, config=config)
     if refusal is None and empty is not None:
