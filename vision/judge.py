@@ -242,12 +242,22 @@ def judge_reading(
         if seen_reading.pile_confidence is not None
         else np.zeros((2, 12), np.bool_)
     )
+    as_before = np.zeros(prob.shape[:3], np.bool_)
+    if changes is not None:
+        # a slot that clearly did not change still shows its state before the
+        # move (which the engine knows), however it is read
+        start = np.maximum(before_states, 0)[..., None, None].astype(np.intp)
+        away = np.take_along_axis(changes.scale, start, axis=-2)[..., 0, :]  # (2, 12, S, 3) to each other state
+        np.put_along_axis(away, start[..., 0], np.inf, axis=-1)
+        nearest = away.min(axis=-1)
+        as_before = (before_states != UNKNOWN) & (nearest > config.min_change)
+        as_before &= changes.distance < config.unchanged_share * nearest
     scores: list[_Score] = []
     for layout, members in groups.items():
         states = layout_states(layout, slots)
         known = states != UNKNOWN
         p = np.take_along_axis(prob, np.maximum(states, 0)[..., None].astype(np.intp), axis=-1)[..., 0]
-        p = np.where(known, p, 1.0)
+        p = np.where(known & ~(as_before & (states == before_states)), p, 1.0)
         bad = p <= config.contradiction
         # proof: the slot looks much like another state (a checker's look, or an empty point's)
         if seen_reading.slot_z is not None:

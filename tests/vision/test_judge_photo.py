@@ -61,16 +61,19 @@ def test_illegal_play_is_named_by_its_points() -> None:
     assert verdict.to_json()["verdict"] == "illegal"
 
 
-def test_a_hand_over_the_board_is_refused() -> None:
+@pytest.mark.parametrize(("occlusion", "seed"), [("arm", 8), ("hand", 9), ("cup", 10)])
+def test_a_hand_over_the_board_is_refused(occlusion: str, seed: int) -> None:
     board = plain_board("wood")
     calibration = calibrated(board)
     start = Position.start()
     dice = Dice(6, 5)
     play = legal_plays(start, dice)[0]
-    image = board.shoot(light_layout(play.after, "light"), 8, occlusion="arm").image
-    verdict = judge_photo(start, dice, image, calibration=calibration)
-    assert verdict.verdict == "refused"
-    assert verdict.refusal is not None and verdict.refusal.reason == "hand_over_board"
+    before = board.shoot(light_layout(start, "light"), seed + 100).image
+    image = board.shoot(light_layout(play.after, "light"), seed, occlusion=occlusion).image
+    for before_image in (None, before):
+        verdict = judge_photo(start, dice, image, calibration=calibration, before_image=before_image)
+        assert verdict.verdict == "refused"
+        assert verdict.refusal is not None and verdict.refusal.reason == "hand_over_board"
 
 
 def test_a_hand_over_the_frame_before_leaves_the_photo_to_judge_alone() -> None:
@@ -166,4 +169,29 @@ def test_a_slot_read_unsurely_that_changed_as_the_move_would_shows_the_move() ->
     shown = judge_reading(start, dice, reading, changes=Changes(distance=distance, scale=scale))
     assert shown.verdict == "legal" and shown.play is not None and shown.play.after == play.after
     distance[row, col, slot] = 5.0  # ... but where it did not change, no
+    assert judge_reading(start, dice, reading, changes=Changes(distance=distance, scale=scale)).verdict != "legal"
+
+
+def test_a_slot_that_did_not_change_shows_its_state_before_the_move() -> None:
+    """A phantom on an empty point the move leaves alone (the base of a red
+    point read as a red checker) refuses the photo alone; the frame before
+    shows that slot did not change, so it is still empty, as the engine
+    knows it was."""
+    start = Position.start()
+    dice = Dice(6, 5)
+    play = next(lp for lp in legal_plays(start, dice) if str(lp.play) == "24/13")
+    reading = _reading_of(layout_from_position(play.after))
+    before_states = layout_states(layout_from_position(start), 6)
+    after_states = layout_states(layout_from_position(play.after), 6)
+    changed = before_states != after_states
+    changed[:, :, 5:] = False
+    row, col = 0, 2  # empty before and after the move
+    assert before_states[row, col, 0] == after_states[row, col, 0] == 0
+    reading.slot_prob[row, col, 0] = (0.1, 0.0, 0.9)  # read as a dark checker
+    assert judge_reading(start, dice, reading).verdict == "refused"
+    scale = np.full((2, 12, 6, 3, 3), 40.0, np.float32)
+    distance = np.where(changed, 35.0, 2.0).astype(np.float32)
+    kept = judge_reading(start, dice, reading, changes=Changes(distance=distance, scale=scale))
+    assert kept.verdict == "legal" and kept.play is not None and kept.play.after == play.after
+    distance[row, col, 0] = 25.0  # ... but where it changed, the reading stands
     assert judge_reading(start, dice, reading, changes=Changes(distance=distance, scale=scale)).verdict != "legal"
