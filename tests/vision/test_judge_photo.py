@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from engine.dice import Dice
-from engine.legal import legal_plays
+from engine.legal import LegalPlay, legal_plays
 from engine.position import Position
 from tests.vision.vision_boards import calibrated, game_position, light_layout, plain_board
 from vision.colours import layout_states
@@ -150,7 +150,10 @@ def _reading_of(layout: Layout, slots: int = 6) -> Reading:
     )
 
 
-def test_a_slot_read_unsurely_that_changed_as_the_move_would_shows_the_move() -> None:
+def _24_13() -> tuple[Position, Dice, LegalPlay, Reading, np.ndarray, np.ndarray, np.ndarray]:
+    """24/13 with 6-5 from the start: the position, the dice, the play, a
+    sure reading of the board after it, the slot states (2, 12, 6) before
+    and after, and the slots the play changes."""
     start = Position.start()
     dice = Dice(6, 5)
     play = next(lp for lp in legal_plays(start, dice) if str(lp.play) == "24/13")
@@ -159,6 +162,11 @@ def test_a_slot_read_unsurely_that_changed_as_the_move_would_shows_the_move() ->
     after_states = layout_states(layout_from_position(play.after), 6)
     changed = before_states != after_states
     changed[:, :, 5:] = False  # past the line the layout fixes nothing
+    return start, dice, play, reading, before_states, after_states, changed
+
+
+def test_a_slot_read_unsurely_that_changed_as_the_move_would_shows_the_move() -> None:
+    start, dice, play, reading, before_states, after_states, changed = _24_13()
     row, col, slot = (int(i[0]) for i in np.nonzero(changed))  # the 24-point's checker that left
     reading.slot_prob[row, col, slot] = 0.0
     reading.slot_prob[row, col, slot, after_states[row, col, slot]] = 0.15  # the move read unsurely there
@@ -177,14 +185,7 @@ def test_a_slot_that_did_not_change_shows_its_state_before_the_move() -> None:
     point read as a red checker) refuses the photo alone; the frame before
     shows that slot did not change, so it is still empty, as the engine
     knows it was."""
-    start = Position.start()
-    dice = Dice(6, 5)
-    play = next(lp for lp in legal_plays(start, dice) if str(lp.play) == "24/13")
-    reading = _reading_of(layout_from_position(play.after))
-    before_states = layout_states(layout_from_position(start), 6)
-    after_states = layout_states(layout_from_position(play.after), 6)
-    changed = before_states != after_states
-    changed[:, :, 5:] = False
+    start, dice, play, reading, before_states, after_states, changed = _24_13()
     row, col = 0, 2  # empty before and after the move
     assert before_states[row, col, 0] == after_states[row, col, 0] == 0
     reading.slot_prob[row, col, 0] = (0.1, 0.0, 0.9)  # read as a dark checker
