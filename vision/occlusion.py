@@ -105,8 +105,8 @@ def care_mask(
     but around the slots (2, 12, S) and bar probes (B,) that look like
     checkers (with their rims and shadows), half a checker past the end of
     every line and past the line of a pile (``counts`` (2, 12) from the
-    reading). Whatever stands on a slot and does
-    not look like a checker stays in: a hand is not a checker."""
+    reading). Whatever stands on a slot and does not look like a checker
+    stays in: a hand is not a checker."""
     care = np.ones(features.thumbnail.shape[:2], np.bool_)
     # the frame's and the bar's edges cast shadows that move with the light
     # and a little with every frame: leave a third of a checker along them

@@ -85,11 +85,11 @@ class ReadConfig:
     #: ... and the two distances differ by at least this many checker spreads.
     pile_evidence_spreads: float = 1.0
     #: A full line is read as a squeezed pile when its rims fit that count
-    #: better than any other by this margin (:mod:`vision.squeeze`).
+    #: better than any other by this margin (:mod:`vision.squeeze`)...
     squeeze_margin: float = 0.2
-    #: ... where no layer is found, or one as unsure as this; and by this
-    #: margin where a layer is.
+    #: ... where no layer is found, or one only this sure...
     pile_unsure: float = 0.3
+    #: ... and by this margin where a layer is found.
     squeeze_clear: float = 0.5
 
 
