@@ -103,10 +103,9 @@ def care_mask(
 ) -> BoolArray:
     """(h', w') where the frame should look like the empty board: everywhere
     but around the slots (2, 12, S) and bar probes (B,) that look like
-    checkers (with their rims and shadows), half a checker past the end of
-    every line and past the line of a pile (``counts`` (2, 12) from the
-    reading). Whatever stands on a slot and does not look like a checker
-    stays in: a hand is not a checker."""
+    checkers (with their rims and shadows), and past the line of a pile
+    (``counts`` (2, 12) from the reading). Whatever stands on a slot and does
+    not look like a checker stays in: a hand is not a checker."""
     care = np.ones(features.thumbnail.shape[:2], np.bool_)
     # the frame's and the bar's edges cast shadows that move with the light
     # and a little with every frame: leave a third of a checker along them
@@ -122,12 +121,6 @@ def care_mask(
     for row, col in zip(*np.nonzero(np.abs(counts) >= LINE)):
         for k in range(LINE - 1, slots):
             _blank(care, features.slot_xy[row, col, k], half)
-    # the last checker of a line may lie up to half a checker further out:
-    # players place them loosely, and a tall checker's face leans away
-    # from a camera that is not straight above
-    for row, col in zip(*np.nonzero((counts != 0) & (np.abs(counts) < slots))):
-        n = int(abs(counts[row, col]))
-        _blank(care, (features.slot_xy[row, col, n - 1] + features.slot_xy[row, col, n]) / 2, half)
     for centre in features.bar_xy[bar_checkers]:
         _blank(care, centre, half)
     return care
