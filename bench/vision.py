@@ -260,9 +260,15 @@ def main(argv: list[str] | None = None) -> int:
                         print(f"  {' ' * len(name)}        confidence {np.round(reading.confidence, 2).tolist()}")
             # an occluded photo of the same position
             occluded_total += 1
-            hidden = shoot(board, truth, np_rng, occlusion=rng.choice(["hand", "arm", "cup"]))
+            occlusion = rng.choice(["hand", "arm", "cup"])
+            hidden = shoot(board, truth, np_rng, occlusion=occlusion)
             if read_board(hidden, board.calibration).refusal is not None:
                 occluded_refused += 1
+            else:
+                if args.show_errors:
+                    print(f"  {name} photo {photos}: a {occlusion} over the board, not refused")
+                if args.dump:
+                    dump(Path(args.dump), f"occluded_{photos:05d}", hidden, board, truth)
             # the photo judge: a random legal play from this position
             dice = Dice(rng.randint(1, 6), rng.randint(1, 6))
             plays = legal_plays(position, dice)
