@@ -54,7 +54,7 @@ class RefusalConfig:
     max_outline_shift: float = 30.0
     #: This many neighbouring samples just outside the outline changed by more
     #: than ``frame_crossing`` (Lab): something reaches over the frame.
-    frame_crossing: float = 40.0
+    frame_crossing: float = 30.0
     frame_crossing_samples: float = 3
     #: A frame departs from the expected board where it differs by more than this (Lab).
     occlusion_residual: float = 32.0

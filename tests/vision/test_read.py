@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from tests.vision.vision_boards import calibrated, game_position, light_layout, plain_board, random_board
+from vision.geometry import to_image
 from vision.layout import Layout
 from vision.read import ReadConfig, Reading, _read_points, geometry_from_corners, read_board, read_with_corners
 from vision.render_style import STYLES, find_style
@@ -190,3 +191,29 @@ def test_checkers_along_the_edges_are_no_moved_board() -> None:
     calibration = calibrated(board)
     edges = Layout(top=(1,) * 12, bottom=(-1,) * 12, bar_light=3, bar_dark=3)
     assert read_board(board.shoot(edges, 5).image, calibration).refusal is None
+
+
+def test_an_arm_little_unlike_the_frame_is_seen_crossing_it(wood: tuple[object, object, np.ndarray]) -> None:
+    """A sleeve only some 35 Lab units from the frame's colour, over the
+    frame and a little way in: refused, not read."""
+    _, calibration, image = wood
+    geometry = calibration.geometry  # type: ignore[attr-defined]
+    width, height = geometry.size
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab).astype(np.float32)
+    # a band from beyond the right side of the playing area to a third of a point inside it
+    band = np.array(
+        [
+            [width * 0.97, height * 0.4],
+            [width * 1.3, height * 0.4],
+            [width * 1.3, height * 0.55],
+            [width * 0.97, height * 0.55],
+        ],
+        np.float32,
+    )
+    mask = np.zeros(image.shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, np.rint(to_image(geometry, band)).astype(np.int32), 1)
+    sleeve = lab.copy()
+    sleeve[mask == 1] += np.array([0.0, 25.0, 25.0], np.float32)  # redder and yellower: |(0, 25, 25)| = 35
+    shot = cv2.cvtColor(np.clip(sleeve, 0, 255).astype(np.uint8), cv2.COLOR_Lab2BGR)
+    reading = read_board(shot, calibration)  # type: ignore[arg-type]
+    assert reading.refusal is not None and reading.refusal.reason == "hand_over_board"
