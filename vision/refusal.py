@@ -210,8 +210,12 @@ def check_board_moved(
             f"colour outside it changed by {shift:.0f}); calibrate again or put it back",
         )
     # a hand or an arm reaching in crosses the frame: a few neighbouring
-    # samples just outside the playing area that changed a lot
+    # samples just outside the playing area that changed a lot (not along
+    # the sides beside the lines of the points there: their checkers may lie
+    # over the edge, now or at calibration)
     changed = np.linalg.norm(outside - ref_outside, axis=1) > config.frame_crossing
+    changed[n : 2 * n] &= middle[n : 2 * n]
+    changed[3 * n :] &= middle[3 * n :]
     run = best = 0
     for flag in np.concatenate([changed, changed]):  # the outline is a loop
         run = run + 1 if flag else 0

@@ -13,6 +13,7 @@ from tests.vision.vision_boards import calibrated, game_position, light_layout, 
 from vision.geometry import to_image
 from vision.layout import Layout
 from vision.read import ReadConfig, Reading, _read_points, geometry_from_corners, read_board, read_with_corners
+from vision.refusal import check_board_moved
 from vision.render_style import STYLES, find_style
 
 
@@ -217,3 +218,24 @@ def test_an_arm_little_unlike_the_frame_is_seen_crossing_it(wood: tuple[object, 
     shot = cv2.cvtColor(np.clip(sleeve, 0, 255).astype(np.uint8), cv2.COLOR_Lab2BGR)
     reading = read_board(shot, calibration)  # type: ignore[arg-type]
     assert reading.refusal is not None and reading.refusal.reason == "hand_over_board"
+
+
+def test_checkers_over_the_side_of_the_frame_are_no_arm(wood: tuple[object, object, np.ndarray]) -> None:
+    """The lines of the points beside the frame's sides may lie over its
+    edge; the same change half-way along a side, where no checker stands,
+    is something reaching in."""
+    _, calibration, image = wood
+    geometry = calibration.geometry  # type: ignore[attr-defined]
+    width, height = geometry.size
+
+    def blob_at(y: float) -> np.ndarray:
+        shot = image.copy()
+        centre = to_image(geometry, np.array([[width, y]], np.float32))[0]
+        cv2.circle(shot, (int(round(float(centre[0]))), int(round(float(centre[1])))), 40, (235, 240, 245), -1)
+        return shot
+
+    config = calibration.refusal  # type: ignore[attr-defined]
+    reference = calibration.reference  # type: ignore[attr-defined]
+    assert check_board_moved(blob_at(0.15 * height), geometry, reference=reference, config=config) is None
+    moved = check_board_moved(blob_at(0.5 * height), geometry, reference=reference, config=config)
+    assert moved is not None and moved.reason == "hand_over_board"
