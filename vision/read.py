@@ -68,6 +68,10 @@ class ReadConfig:
     checker_spread_cap: float = 2.5
     #: Checkers of each colour in play (B4): the bar holds no more than those not read on the points.
     checkers: int = 15
+    #: The points may seem to hold this many more of a colour than there are
+    #: (a phantom line at a corner, a pile counted long); more is something
+    #: else read as checkers, and the frame is refused.
+    extra_checkers: int = 4
     #: A slot is clearly empty at this probability: a line does not bridge it from the edge.
     clearly_empty: float = 0.9
     #: This many slots away from every line that look like checkers make the
@@ -374,12 +378,12 @@ def _read_bar(
 ) -> tuple[int, int, float, npt.NDArray[np.bool_]]:
     """Light and dark checkers on the bar, how sure, and which probes (B,)
     a checker covers. Checkers on the bar stand anywhere: each is found
-    where a probe (every quarter pitch) fits a checker best, and no other
-    is looked for within one checker of it. A probe is a checker only where
-    it is nearer a checker's look than the empty bar's (a dark checker on a
-    dark bar, or a shadow across it, can be near both), and no colour has
-    more on the bar than ``config.checkers`` less ``on_points`` (colour ->
-    checkers read on the points; B4)."""
+    where a probe (every quarter pitch) is most surely a checker rather than
+    the empty bar, and no other is looked for within one checker of it. A
+    probe is a checker only where it is nearer a checker's look than the
+    empty bar's (a dark checker on a dark bar, or a shadow across it, can be
+    near both), and no colour has more on the bar than ``config.checkers``
+    less ``on_points`` (colour -> checkers read on the points; B4)."""
     bar = features.bar
     background = (
         model.bar if len(model.bar) == len(bar) else np.repeat(np.median(model.bar, axis=0)[None], len(bar), axis=0)
@@ -401,22 +405,30 @@ def _read_bar(
     totals = {LIGHT: 0, DARK: 0}
     room = {colour: max(config.checkers - on_points[colour], 0) for colour in (LIGHT, DARK)}
     sure = 1.0
-    checker_like = prob[:, EMPTY] < 0.5  # XX
+    checker_like = prob[:, EMPTY] < 0.5
     while True:
         candidates = free & checker_like & (np.minimum(z[:, LIGHT], z[:, DARK]) < OUTLIER_SPREADS)
         if not candidates.any():
             break
-        best = np.where(candidates, np.minimum(z[:, LIGHT], z[:, DARK]), np.inf)
-        i = int(np.argmin(best))
+        # the probe most surely a checker rather than the empty bar: a
+        # checker's dark rim or shadow on a dark bar fits a dark checker
+        # well, but the bar nearly as well
+        odds = np.where(candidates, z[:, EMPTY] ** 2 - np.minimum(z[:, LIGHT], z[:, DARK]) ** 2, -np.inf)
+        i = int(np.argmax(odds))
         colour = LIGHT if z[i, LIGHT] <= z[i, DARK] else DARK
         lo, hi = max(i - reach, 0), min(i + reach + 1, len(bar))
         free[lo:hi] = False
         if totals[colour] == room[colour]:
-            sure = 0.0  # more on the board than there are checkers: something else is on the bar
+            # more than there are checkers (B4): a point or the bar is
+            # misread, or what lies here is no checker; it has a checker's
+            # look, so it is no hand unless the points alone already hold
+            # more than there are (a hand read as a line of checkers)
+            sure = 0.0
+            covered[lo:hi] |= on_points[colour] <= config.checkers
             continue
+        covered[lo:hi] = True
         totals[colour] += 1
         sure = min(sure, float(prob[i, colour]))
-        covered[lo:hi] = True
     if free.any():
         sure = min(sure, float(prob[free, EMPTY].min()))
     return totals[LIGHT], totals[DARK], sure, covered
@@ -471,6 +483,8 @@ def read_rectified(
         features, model, counts, confidence, config=config, rectified=rectified, geometry=geometry
     )
     on_points = {LIGHT: int(counts[counts > 0].sum()), DARK: int(-counts[counts < 0].sum())}
+    if refusal is None and calibrated:
+        refusal = _check_too_many(on_points, config=config)
     bar_light, bar_dark, bar_conf, bar_occupied = _read_bar(features, model, on_points, config=config)
     if refusal is None and empty is not None:
         checkers = (prob[..., EMPTY] < 0.5) & (nearest < config.checker_fit_spreads)
@@ -494,6 +508,20 @@ def read_rectified(
         slot_z=slot_z,
         pile_confidence=pile_confidence,
     )
+
+
+def _check_too_many(on_points: dict[int, int], *, config: ReadConfig) -> Refusal | None:
+    """``hand_over_board`` where the points seem to hold more checkers of a
+    colour (``on_points``: colour -> count) than there are (B4), by more
+    than a misread point explains."""
+    for colour, name in ((LIGHT, "light"), (DARK, "dark")):
+        if on_points[colour] > config.checkers + config.extra_checkers:
+            return Refusal(
+                "hand_over_board",
+                f"{on_points[colour]} {name} checkers seem to stand on the points, but a side has "
+                f"{config.checkers} (B4): something lies on the board; wait until it is clear",
+            )
+    return None
 
 
 def _check_covered(

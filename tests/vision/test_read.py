@@ -71,6 +71,52 @@ def test_read_board_reads_the_bar() -> None:
     assert (reading.bar_light, reading.bar_dark) == (1, 2)
 
 
+@pytest.mark.parametrize(("style", "seed"), [("tournament", 13), ("marble", 0), ("marble", 10)])
+def test_a_light_checker_on_a_dark_bar_is_found_between_its_rims(style: str, seed: int) -> None:
+    # the checker's dark rims fit a dark checker about as well as they fit
+    # the bar; the light face between them is far more surely a checker
+    board = random_board(seed, style)
+    truth = Layout(
+        top=(0, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2),
+        bottom=(-5, 0, 0, 0, 3, 0, 5, 0, 0, 0, 0, -2),
+        bar_light=1,
+    )
+    reading = read_board(board.shoot(truth, seed).image, calibrated(board))
+    assert reading.refusal is None
+    assert (reading.bar_light, reading.bar_dark) == (1, 0)
+
+
+def test_a_checker_on_the_bar_past_its_colour_count_is_no_hand() -> None:
+    # a point misread with a checker too many leaves no room (B4) for a
+    # checker on the bar: the bar is unsure, but what lies there looks like
+    # a checker, and the frame is no hand over the board
+    board = plain_board("red-white")
+    truth = Layout(
+        top=(0, 0, 0, 0, -3, 0, 0, 0, 0, 0, 0, 2),
+        bottom=(-3, 0, 0, 0, 3, 0, 4, 0, 0, 0, 0, -2),
+        bar_light=2,
+    )
+    no_room = replace(calibrated(board), read=replace(calibrated(board).read, checkers=9))
+    reading = read_board(board.shoot(truth, 5).image, no_room)
+    assert reading.refusal is None
+    assert reading.bar_light == 0 and reading.bar_confidence == 0.0
+
+
+def test_far_more_checkers_of_a_colour_than_a_side_has_is_refused() -> None:
+    # something read as a line of checkers: more than a misread point explains (B4)
+    board = plain_board("red-white")
+    truth = Layout(
+        top=(0, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2),
+        bottom=(-5, 0, 0, 0, 3, 0, 5, 0, 0, 0, 0, -2),
+    )
+    image = board.shoot(truth, 5).image
+    calibration = calibrated(board)
+    assert read_board(image, replace(calibration, read=replace(calibration.read, checkers=11))).refusal is None
+    reading = read_board(image, replace(calibration, read=replace(calibration.read, checkers=10)))
+    assert reading.refusal is not None and reading.refusal.reason == "hand_over_board"
+    assert "15 dark checkers" in reading.refusal.message and "(B4)" in reading.refusal.message
+
+
 def test_piles_laid_on_the_line_are_counted() -> None:
     board = plain_board("wood")
     calibration = calibrated(board)
