@@ -37,7 +37,7 @@ from engine.legal import LegalPlay, legal_plays
 from engine.position import Position
 from engine.rules import STANDARD, Rules
 from vision.calibration import Calibration
-from vision.colours import LINE, UNKNOWN, layout_states, template_distance
+from vision.colours import DARK, EMPTY, LIGHT, LINE, UNKNOWN, layout_states, template_distance
 from vision.errors import GeometryError
 from vision.features import measure
 from vision.geometry import Image, rectify
@@ -191,6 +191,23 @@ def slot_changes(
     return Changes(distance=template_distance(f_after.patches, f_before.patches), scale=scale)
 
 
+def along_lines(prob: FloatArray) -> FloatArray:
+    """Slot probabilities (2, 12, S, 3) as lines of checkers allow: a slot
+    not read as empty, nearer the edge than one read as a checker, is as
+    likely that checker (checkers stand in a line from the edge; a face cut
+    by the frame or in a corner's shadow fits no look). An outcome with a
+    line that far is no likelier for it than the farther slot allows, and
+    one without it is not helped."""
+    out = np.array(prob, np.float32)
+    for k in range(out.shape[2] - 2, -1, -1):
+        unread = out[:, :, k, EMPTY] < 0.5
+        for colour in (LIGHT, DARK):
+            out[:, :, k, colour] = np.where(
+                unread, np.maximum(out[:, :, k, colour], out[:, :, k + 1, colour]), out[:, :, k, colour]
+            )
+    return out
+
+
 def judge_reading(
     before: Position,
     dice: Dice,
@@ -223,7 +240,7 @@ def judge_reading(
         return point_name(1 - r, 11 - c) if turned else point_name(r, c)
 
     plays = legal_plays(before, dice, rules)
-    prob = seen_reading.slot_prob
+    prob = along_lines(seen_reading.slot_prob)
     slots = prob.shape[2]
     before_layout = layout_from_position(before, mover=mover, home=bottom_home)
     before_states = layout_states(before_layout, slots)

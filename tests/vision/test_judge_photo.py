@@ -12,8 +12,8 @@ from engine.dice import Dice
 from engine.legal import LegalPlay, legal_plays
 from engine.position import Position
 from tests.vision.vision_boards import calibrated, game_position, light_layout, plain_board
-from vision.colours import layout_states
-from vision.judge import Changes, judge_photo, judge_reading
+from vision.colours import DARK, EMPTY, layout_states
+from vision.judge import Changes, along_lines, judge_photo, judge_reading
 from vision.layout import Layout, layout_from_position
 from vision.read import Reading
 
@@ -196,3 +196,27 @@ def test_a_slot_that_did_not_change_shows_its_state_before_the_move() -> None:
     assert kept.verdict == "legal" and kept.play is not None and kept.play.after == play.after
     distance[row, col, 0] = 25.0  # ... but where it changed, the reading stands
     assert judge_reading(start, dice, reading, changes=Changes(distance=distance, scale=scale)).verdict != "legal"
+
+
+def test_a_slot_at_the_edge_that_fits_nothing_takes_the_line_beyond_it() -> None:
+    """The checker at the edge of a line (its face cut by the frame, or in the
+    corner's shadow) fits no look, but the checkers beyond it are read
+    surely: checkers stand in lines from the edge, so it is one of them."""
+    start, dice, play, reading, before_states, after_states, changed = _24_13()
+    row, col = next(
+        (r, c) for r in range(2) for c in range(12) if after_states[r, c, 2] > 0 and not changed[r, c].any()
+    )
+    reading.slot_prob[row, col, 0] = (0.0, 0.0, 0.03)  # fits nothing
+    kept = judge_reading(start, dice, reading)
+    assert kept.verdict == "legal" and kept.play is not None and kept.play.after == play.after
+    reading.slot_prob[row, col, 0] = (0.9, 0.05, 0.05)  # read as empty: no line bridges it
+    assert judge_reading(start, dice, reading).verdict != "legal"
+
+
+def test_the_line_beyond_a_slot_helps_no_outcome_without_it() -> None:
+    prob = np.zeros((2, 12, 6, 3), np.float32)
+    prob[..., EMPTY] = 1.0
+    prob[0, 0, :3] = (0.0, 0.0, 0.03), (0.0, 0.0, 1.0), (0.0, 0.0, 1.0)
+    lined = along_lines(prob)
+    assert lined[0, 0, 0, DARK] == 1.0 and lined[0, 0, 0, EMPTY] == 0.0
+    assert (lined[0, 0, 1:] == prob[0, 0, 1:]).all() and (lined[1:] == prob[1:]).all()
