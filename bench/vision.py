@@ -1,6 +1,7 @@
 """Vision figures on rendered photos: points and whole boards read right,
 occluded photos refused, moves identified by the photo judge, moves played
-one pip too far caught (never passed as legal), speed.
+one pip too far caught (never passed as legal; with the before photo and
+with the photo alone), speed.
 
 Each *board* is one random style under one camera, light and lens; it is
 calibrated once from a render of the starting position (as a referee is set
@@ -190,6 +191,7 @@ def main(argv: list[str] | None = None) -> int:
     judged_b = identified_b = legal_called_illegal_b = judge_refused_b = 0
     wrong_play = unmoved_accepted = unmoved_judged = 0
     illegal_shown = illegal_passed = illegal_caught = 0
+    illegal_passed_alone = illegal_caught_alone = 0
     by_style: Counter[str] = Counter()
     wrong_by_style: Counter[str] = Counter()
     read_ms: list[float] = []
@@ -306,6 +308,9 @@ def main(argv: list[str] | None = None) -> int:
                         caught = judge_shot(board, position, dice, mover, wrong_image, image)
                         illegal_passed += caught.verdict == "legal"
                         illegal_caught += caught.verdict == "illegal"
+                        alone = judge_shot(board, position, dice, mover, wrong_image, None)
+                        illegal_passed_alone += alone.verdict == "legal"
+                        illegal_caught_alone += alone.verdict == "illegal"
                         if args.show_errors and caught.verdict == "legal":
                             print(
                                 f"  judge {name}: {chosen.play} one pip too far passed as "
@@ -364,6 +369,10 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"  judge, a move played one pip too far (with the before photo): caught as illegal "
         f"{pct(illegal_caught, illegal_shown)}, passed as legal {illegal_passed} of {illegal_shown}  (goal 0)"
+    )
+    print(
+        f"  judge, the same moves played one pip too far, photo only: caught as illegal "
+        f"{pct(illegal_caught_alone, illegal_shown)}, passed as legal {illegal_passed_alone} of {illegal_shown}"
     )
     ms = float(np.median(read_ms))
     floor = float(np.median(warp_ms))
