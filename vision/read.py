@@ -72,6 +72,12 @@ class ReadConfig:
     #: (a phantom line at a corner, a pile counted long); more is something
     #: else read as checkers, and the frame is refused.
     extra_checkers: int = 4
+    #: A point is not read surely where a slot within the line's reach fits
+    #: even its nearest look only loosely, farther than this many spreads
+    #: (a checker in glare, on a point of its own colour): its confidence is
+    #: capped at ``loose_confidence``.
+    loose_fit_spreads: float = 2.5
+    loose_confidence: float = 0.5
     #: A slot is clearly empty at this probability: a line does not bridge it from the edge.
     clearly_empty: float = 0.9
     #: This many slots away from every line that look like checkers make the
@@ -482,6 +488,8 @@ def read_rectified(
     pile_confidence = _read_piles(
         features, model, counts, confidence, config=config, rectified=rectified, geometry=geometry
     )
+    loose = nearest[:, :, :LINE].max(axis=-1) > config.loose_fit_spreads
+    confidence = np.where(loose, np.minimum(confidence, config.loose_confidence), confidence).astype(np.float32)
     on_points = {LIGHT: int(counts[counts > 0].sum()), DARK: int(-counts[counts < 0].sum())}
     if refusal is None and calibrated:
         refusal = _check_too_many(on_points, config=config)

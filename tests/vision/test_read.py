@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.vision.vision_boards import calibrated, game_position, light_layout, plain_board, random_board
+from tests.vision.vision_boards import START, calibrated, game_position, light_layout, plain_board, random_board
 from vision.geometry import to_image
 from vision.layout import Layout
 from vision.read import ReadConfig, Reading, _read_points, geometry_from_corners, read_board, read_with_corners
@@ -115,6 +115,15 @@ def test_far_more_checkers_of_a_colour_than_a_side_has_is_refused() -> None:
     reading = read_board(image, replace(calibration, read=replace(calibration.read, checkers=10)))
     assert reading.refusal is not None and reading.refusal.reason == "hand_over_board"
     assert "15 dark checkers" in reading.refusal.message and "(B4)" in reading.refusal.message
+
+
+def test_a_point_whose_slots_fit_only_loosely_is_not_read_surely() -> None:
+    board = plain_board("wood")
+    calibration = calibrated(board)
+    image = board.shoot(START, 3).image
+    assert (read_board(image, calibration).confidence >= calibration.read.confident).sum() >= 8
+    strict = replace(calibration, read=replace(calibration.read, loose_fit_spreads=-1.0))  # every fit loose
+    assert (read_board(image, strict).confidence <= calibration.read.loose_confidence).all()
 
 
 def test_piles_laid_on_the_line_are_counted() -> None:
