@@ -319,7 +319,7 @@ def calibrate(
         geometry=geometry,
         colours=model,
         start_layout=seen,
-        reference=reference_of(image, geometry, rectified),
+        reference=reference_of(image, geometry, rectified, config=refusal),
         empty_board=empty_board(measure(rectified, geometry), occupied),
         read=read,
         refusal=refusal,

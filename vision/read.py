@@ -34,7 +34,15 @@ from vision.features import PATCH, SlotFeatures, estimate_pitch, measure
 from vision.geometry import BAR_PROBES_PER_PITCH, BoardGeometry, Image, make_geometry, rectify
 from vision.layout import Layout
 from vision.occlusion import borrowed_area, care_mask, covered_points, largest_blob, paste_checkers, unexplained
-from vision.refusal import Refusal, RefusalConfig, check_board_moved, check_exposure, check_occlusion, check_sharpness
+from vision.refusal import (
+    Refusal,
+    RefusalConfig,
+    check_board_moved,
+    check_cup,
+    check_exposure,
+    check_occlusion,
+    check_sharpness,
+)
 from vision.squeeze import count_squeezed, rim_profile
 
 if TYPE_CHECKING:
@@ -452,7 +460,8 @@ def read_rectified(
     borrowed: BoolArray | None = None,
 ) -> Reading:
     """Read a rectified board (height, width, 3) BGR uint8: exposure and
-    sharpness refusals first, then every slot. Without a model the colours
+    sharpness refusals first, and with a calibration's ``reference`` a dice
+    cup (:mod:`vision.cups`); then every slot. Without a model the colours
     are learned from this very image (:func:`learn_from_image`). ``empty``:
     the calibration's thumbnail of the empty board (see
     :mod:`vision.occlusion`), to refuse frames where something covers it;
@@ -461,6 +470,8 @@ def read_rectified(
     refusal = check_exposure(rectified, config=refusal_config, reference=reference)
     if refusal is None:
         refusal = check_sharpness(rectified, reference=reference, config=refusal_config)
+    if refusal is None and reference is not None:
+        refusal = check_cup(rectified, geometry, reference=reference, config=refusal_config)
     if refusal is not None:
         return refused_reading(refusal, geometry, rectified)
     features = measure(rectified, geometry)
@@ -497,9 +508,10 @@ def read_rectified(
     if refusal is None and empty is not None:
         checkers = (prob[..., EMPTY] < 0.5) & (nearest < config.checker_fit_spreads)
         colours = np.where(prob[..., LIGHT] >= prob[..., DARK], LIGHT, DARK).astype(np.int8)
-        refusal = _check_covered(
+        refusal, unsure = _check_covered(
             features, model, checkers, colours, counts, bar_occupied, empty, borrowed, refusal_config
         )
+        confidence = np.where(unsure, np.minimum(confidence, config.loose_confidence), confidence).astype(np.float32)
     uncertain = [point_name(r, c) for r in range(2) for c in range(12) if confidence[r, c] < config.confident]
     if bar_conf < config.confident:
         uncertain.append("bar")
@@ -542,11 +554,15 @@ def _check_covered(
     empty: FloatArray,
     borrowed: BoolArray | None,
     config: RefusalConfig,
-) -> Refusal | None:
+) -> tuple[Refusal | None, npt.NDArray[np.bool_]]:
     """``hand_over_board`` where the frame departs from the board the reading
-    describes over more than part of a checker (:mod:`vision.occlusion`)."""
+    describes over more than part of a checker (:mod:`vision.occlusion`),
+    and the points (2, 12) it leaves unsure: where all that departs fits in
+    one checker's room, it is a checker misread (in glare, leaning on the
+    next point), not a hand, and only the points it touches are unsure."""
+    unsure = np.zeros((2, 12), np.bool_)
     if empty.shape != features.thumbnail.shape:
-        return None
+        return None, unsure
     care = care_mask(features, checkers, counts, bar_occupied)
     # where checkers were read, the frame must look like checkers (a hand
     # read as a line of checkers does not), with more tolerance
@@ -556,10 +572,16 @@ def _check_covered(
     strange = unexplained(features.thumbnail, expected, care | discs, residual=residual)
     area, region = largest_blob(strange)
     if area < config.occlusion_area * float(PATCH * PATCH):
-        return None
-    points = tuple(point_name(r, c) for r, c in covered_points(region, features))
+        return None, unsure
+    covered = covered_points(region, features)
+    ys, xs = np.nonzero(region)
+    if max(np.ptp(xs), np.ptp(ys)) + 1 <= config.occlusion_compact * PATCH:
+        for r, c in covered:
+            unsure[r, c] = True
+        return None, unsure
+    points = tuple(point_name(r, c) for r, c in covered)
     where = f" over {', '.join(points)}" if points else " in the middle of the board"
-    return Refusal("hand_over_board", f"something covers the board{where}: wait until it is clear", points)
+    return Refusal("hand_over_board", f"something covers the board{where}: wait until it is clear", points), unsure
 
 
 def read_board(image: Image, calibration: Calibration) -> Reading:

@@ -13,6 +13,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision.cups import Circle, points_under, round_things, unknown_round_things
 from vision.geometry import BoardGeometry, Image
 
 FloatArray = npt.NDArray[np.float32]
@@ -63,6 +64,17 @@ class RefusalConfig:
     occlusion_checker_residual: float = 50.0
     #: ... over an area at least this many checker discs: something covers the board.
     occlusion_area: float = 0.8
+    #: ... unless it fits in a square this many checker pitches wide: one
+    #: checker misread (in glare, leaning on the next point) leaves its
+    #: point unsure, no more.
+    occlusion_compact: float = 1.35
+    #: A circle with a radius of this many checker pitches or more (a checker's
+    #: is half of one) ...
+    cup_min_radius: float = 0.8
+    #: ... up to this many ...
+    cup_max_radius: float = 2.0
+    #: ... drawn at least this cleanly (OpenCV's Hough rating, 0..1) is a dice cup.
+    cup_roundness: float = 0.92
 
 
 def sharpness(rectified: Image) -> float:
@@ -124,16 +136,26 @@ def outline_profile(image: Image, geometry: BoardGeometry) -> tuple[FloatArray, 
     return np.linalg.norm(out - inn, axis=1).astype(np.float32), out, inn
 
 
-def reference_of(image: Image, geometry: BoardGeometry, rectified: Image) -> dict[str, Any]:
+def reference_of(
+    image: Image, geometry: BoardGeometry, rectified: Image, *, config: RefusalConfig = RefusalConfig()
+) -> dict[str, Any]:
     """What a good frame of this board looks like, for later refusals."""
     contrast, outside, inside = outline_profile(image, geometry)
     light, _, _ = exposure(rectified)
+    own = round_things(
+        rectified,
+        geometry,
+        min_radius=config.cup_min_radius,
+        max_radius=config.cup_max_radius,
+        roundness=config.cup_roundness,
+    )
     return {
         "sharpness": round(sharpness(rectified), 4),
         "lightness": round(light, 2),
         "outline_contrast": np.round(contrast, 2).tolist(),
         "outline_outside": np.round(outside, 2).tolist(),
         "outline_inside": np.round(inside, 2).tolist(),
+        "round_things": [[round(c.x, 1), round(c.y, 1), round(c.radius, 1)] for c in own],
     }
 
 
@@ -170,6 +192,34 @@ def check_sharpness(rectified: Image, *, reference: dict[str, Any] | None, confi
             "blurred", f"the picture is blurred (edge sharpness {value:.2f} < {floor:.2f}); hold the camera still"
         )
     return None
+
+
+def check_cup(
+    rectified: Image, geometry: BoardGeometry, *, reference: dict[str, Any], config: RefusalConfig
+) -> Refusal | None:
+    """``hand_over_board`` where a circle bigger than a checker stands on the
+    board that was not there at calibration (:mod:`vision.cups`)."""
+    from vision.read import point_name
+
+    known = [Circle(float(x), float(y), float(r)) for x, y, r in reference.get("round_things") or []]
+    cups = unknown_round_things(
+        rectified,
+        geometry,
+        known,
+        min_radius=config.cup_min_radius,
+        max_radius=config.cup_max_radius,
+        roundness=config.cup_roundness,
+    )
+    if not cups:
+        return None
+    points = tuple(point_name(r, c) for r, c in points_under(cups[0], geometry))
+    where = f" over {', '.join(points)}" if points else " in the middle of the board"
+    return Refusal(
+        "hand_over_board",
+        f"something round and bigger than a checker (a dice cup?) stands on the board{where}: wait until it "
+        "is clear; if it belongs to the board, calibrate again",
+        points,
+    )
 
 
 def check_board_moved(

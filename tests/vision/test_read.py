@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from tests.vision.vision_boards import START, calibrated, game_position, light_layout, plain_board, random_board
-from vision.geometry import to_image
+from vision.geometry import slot_centres, to_image
 from vision.layout import Layout
 from vision.read import ReadConfig, Reading, _read_points, geometry_from_corners, read_board, read_with_corners
 from vision.refusal import check_board_moved
@@ -294,3 +294,30 @@ def test_checkers_over_the_side_of_the_frame_are_no_arm(wood: tuple[object, obje
     assert check_board_moved(blob_at(0.15 * height), geometry, reference=reference, config=config) is None
     moved = check_board_moved(blob_at(0.5 * height), geometry, reference=reference, config=config)
     assert moved is not None and moved.reason == "hand_over_board"
+
+
+def _paint(image: np.ndarray, geometry: object, centre: tuple[float, float], size: tuple[float, float]) -> np.ndarray:
+    """``image`` with a magenta rectangle ``size`` (w, h) rectified px around ``centre`` (rectified px)."""
+    (x, y), (w, h) = centre, size
+    corners = np.array([[x - w / 2, y - h / 2], [x + w / 2, y - h / 2], [x + w / 2, y + h / 2], [x - w / 2, y + h / 2]])
+    out = image.copy()
+    quad = to_image(geometry, corners.astype(np.float32))  # type: ignore[arg-type]
+    cv2.fillConvexPoly(out, np.rint(quad).astype(np.int32), (200, 40, 220), cv2.LINE_AA)
+    return out
+
+
+def test_something_within_one_checkers_room_leaves_its_point_unsure_a_bigger_thing_is_refused() -> None:
+    board = plain_board("wood")
+    calibration = calibrated(board)
+    geometry = calibration.geometry
+    position, mover = game_position(5, 8)
+    layout = light_layout(position, mover)
+    image = board.shoot(layout, 5).image
+    col = next(c for c in range(12) if layout.top[c] == 0)
+    x, y = slot_centres(geometry)[0, col, 1]
+    pitch = geometry.pitch_px
+    small = read_board(_paint(image, geometry, (x, y), (0.8 * pitch, 0.8 * pitch)), calibration)
+    assert small.refusal is None
+    assert f"top {col + 1}" in small.uncertain
+    big = read_board(_paint(image, geometry, (x, y), (2.0 * pitch, 2.0 * pitch)), calibration)
+    assert big.refusal is not None and big.refusal.reason == "hand_over_board"

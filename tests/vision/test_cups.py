@@ -1,0 +1,78 @@
+"""A dice cup on the board is refused by its round outline; the board's own
+round things, seen at calibration, are not."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.vision.vision_boards import START, calibrated, game_position, light_layout, plain_board, random_board
+from vision.calibration import calibrate
+from vision.geometry import rectify, to_image
+from vision.read import read_board
+from vision.refusal import RefusalConfig, check_cup
+
+
+@pytest.mark.parametrize(("style", "seed"), [("tournament", 309), ("dark-felt", 307)])
+def test_a_cup_the_empty_board_comparison_misses_is_refused_by_its_outline(style: str, seed: int) -> None:
+    board = random_board(seed, style)
+    calibration = calibrated(board)
+    position, mover = game_position(seed, 10)
+    image = board.shoot(light_layout(position, mover), seed, occlusion="cup").image
+    blind = replace(calibration, refusal=replace(calibration.refusal, cup_roundness=1.0))
+    assert read_board(image, blind).refusal is None  # the cup stands where nothing else sees it
+    refusal = read_board(image, calibration).refusal
+    assert refusal is not None and refusal.reason == "hand_over_board"
+    assert "round" in refusal.message
+
+
+def test_a_clean_frame_has_no_cup() -> None:
+    board = random_board(309, "tournament")
+    calibration = calibrated(board)
+    position, mover = game_position(309, 10)
+    image = board.shoot(light_layout(position, mover), 309).image
+    assert read_board(image, calibration).refusal is None
+
+
+def test_the_boards_own_round_things_seen_at_calibration_do_not_count() -> None:
+    board = plain_board("felt-green")
+    calibration = calibrated(board)
+    geometry = calibration.geometry
+    rectified = rectify(board.shoot(light_layout(*game_position(3, 6)), 3).image, geometry)
+    config = RefusalConfig()
+    assert check_cup(rectified, geometry, reference=calibration.reference, config=config) is None
+    # a medallion in the middle of the left half, 1.2 checkers across
+    x, y = geometry.bar[0] / 2, geometry.size[1] / 2
+    radius = 1.2 * geometry.pitch_px
+    cv2.circle(rectified, (round(x), round(y)), round(radius), (30, 160, 220), -1, cv2.LINE_AA)
+    refusal = check_cup(rectified, geometry, reference=calibration.reference, config=config)
+    assert refusal is not None and refusal.reason == "hand_over_board"
+    known = dict(calibration.reference, round_things=[[x, y, radius]])
+    assert check_cup(rectified, geometry, reference=known, config=config) is None
+
+
+def test_a_medallion_on_the_board_at_calibration_is_the_boards_own() -> None:
+    board = plain_board("wood")  # straight overhead: a circle stays a circle
+    plain = calibrated(board)
+    geometry = plain.geometry
+    centre = to_image(geometry, np.array([[geometry.bar[0] / 2, geometry.size[1] / 2]], np.float32))[0]
+    rim = to_image(
+        geometry, np.array([[geometry.bar[0] / 2 + 1.2 * geometry.pitch_px, geometry.size[1] / 2]], np.float32)
+    )
+    radius = round(float(rim[0, 0] - centre[0]))
+
+    def with_medallion(image: np.ndarray) -> np.ndarray:
+        out = image.copy()
+        cv2.circle(out, (round(float(centre[0])), round(float(centre[1]))), radius, (30, 45, 70), -1, cv2.LINE_AA)
+        return out
+
+    shot = board.shoot(START, 1000)
+    calibration = calibrate(with_medallion(shot.image), shot.corners, lens=board.lens)
+    assert len(calibration.reference["round_things"]) == 1
+    frame = with_medallion(board.shoot(light_layout(*game_position(4, 6)), 4).image)
+    assert read_board(frame, calibration).refusal is None
+    refusal = read_board(frame, plain).refusal  # a board calibrated without it
+    assert refusal is not None and "round" in refusal.message
