@@ -56,12 +56,16 @@ def _disc() -> FloatArray:
     yy, xx = np.mgrid[0:PATCH, 0:PATCH]
     mask = (((yy - c) ** 2 + (xx - c) ** 2) <= (0.5 * PATCH) ** 2).astype(np.float32)
     mask[: PATCH // 4] *= 0.25  # the side towards the edge, where the checker before spills over
+    mask[:, [0, -1]] = 0.0  # the outermost columns: the next point, where its checkers' sides show
     return np.asarray(mask / mask.sum(), np.float32)
 
 
 #: Weights of the patch pixels: the checker's disc (face, rim and edge),
 #: less on the side towards the board's edge (patches are turned so that
-#: side is up on both rows).
+#: side is up on both rows), none on the columns at the boundary with the
+#: next points, where their checkers' sides and shadows show (a checker
+#: standing there at calibration spoils the empty look, one standing there
+#: now the look of this slot).
 DISC = _disc()
 
 

@@ -10,6 +10,8 @@ import numpy as np
 import pytest
 
 from tests.vision.vision_boards import START, calibrated, game_position, light_layout, plain_board, random_board
+from vision.colours import template_distance
+from vision.features import PATCH
 from vision.geometry import slot_centres, to_image
 from vision.layout import Layout
 from vision.read import ReadConfig, Reading, _read_points, geometry_from_corners, read_board, read_with_corners
@@ -321,3 +323,15 @@ def test_something_within_one_checkers_room_leaves_its_point_unsure_a_bigger_thi
     assert f"top {col + 1}" in small.uncertain
     big = read_board(_paint(image, geometry, (x, y), (2.0 * pitch, 2.0 * pitch)), calibration)
     assert big.refusal is not None and big.refusal.reason == "hand_over_board"
+
+
+def test_the_next_points_checkers_showing_at_a_slots_sides_do_not_count() -> None:
+    rng = np.random.default_rng(0)
+    empty = rng.uniform(40, 200, (PATCH, PATCH, 4)).astype(np.float32)
+    beside = empty.copy()
+    beside[:, 0] = 250.0  # a white checker's side on the point to the left
+    beside[:, -1] = 10.0  # a shadow from the point to the right
+    assert template_distance(beside[None], empty)[0] < 1e-3
+    inside = empty.copy()
+    inside[:, 1] = 250.0
+    assert template_distance(inside[None], empty)[0] > 10
