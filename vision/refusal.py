@@ -23,6 +23,8 @@ REASONS: tuple[str, ...] = get_args(Reason)
 
 _OUTLINE_SAMPLES = 24
 _OUTLINE_STEP_PX = 4.0
+#: Where something reaching over the frame is looked for again, in outline steps.
+_FRAME_REACH = 3.0
 
 
 @dataclass(frozen=True)
@@ -104,10 +106,12 @@ def exposure(rectified: Image) -> tuple[float, float, float]:
     return float(np.median(grey)), float(np.percentile(grey, 95)), clipped
 
 
-def outline_profile(image: Image, geometry: BoardGeometry) -> tuple[FloatArray, FloatArray, FloatArray]:
+def outline_profile(
+    image: Image, geometry: BoardGeometry, *, reach: float = 1.0
+) -> tuple[FloatArray, FloatArray, FloatArray]:
     """Samples along the playing area's outline in the camera frame: (n,)
     colour contrast across the edge, and (n, 3) the Lab colour just outside
-    and just inside it."""
+    and just inside it (``reach`` times the usual distance away)."""
     from vision.geometry import to_image
 
     width, height = geometry.size
@@ -121,7 +125,7 @@ def outline_profile(image: Image, geometry: BoardGeometry) -> tuple[FloatArray, 
     on = np.concatenate([e for e, _ in edges])
     normal = np.concatenate([np.tile(np.array(n, np.float32), (len(e), 1)) for e, n in edges])
     scale = width / max(np.ptp(np.asarray(geometry.corners)[:, 0]), 1.0)
-    step = _OUTLINE_STEP_PX * float(scale)
+    step = _OUTLINE_STEP_PX * float(scale) * reach
     outside = to_image(geometry, on + normal * step)
     inside = to_image(geometry, on - normal * step)
     lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab)
@@ -141,6 +145,7 @@ def reference_of(
 ) -> dict[str, Any]:
     """What a good frame of this board looks like, for later refusals."""
     contrast, outside, inside = outline_profile(image, geometry)
+    _, far, _ = outline_profile(image, geometry, reach=_FRAME_REACH)
     light, _, _ = exposure(rectified)
     own = round_things(
         rectified,
@@ -155,6 +160,7 @@ def reference_of(
         "outline_contrast": np.round(contrast, 2).tolist(),
         "outline_outside": np.round(outside, 2).tolist(),
         "outline_inside": np.round(inside, 2).tolist(),
+        "outline_far": np.round(far, 2).tolist(),
         "round_things": [[round(c.x, 1), round(c.y, 1), round(c.radius, 1)] for c in own],
     }
 
@@ -264,6 +270,16 @@ def check_board_moved(
     # the sides beside the lines of the points there: their checkers may lie
     # over the edge, now or at calibration)
     changed = np.linalg.norm(outside - ref_outside, axis=1) > config.frame_crossing
+    if len(reference.get("outline_far") or ()) == len(outside):
+        # a checker standing at the top or bottom edge leans over the frame's
+        # inner rim (the camera sees its side); a hand reaching in crosses
+        # the frame farther out as well
+        _, far, _ = outline_profile(image, geometry, reach=_FRAME_REACH)
+        far_changed = (
+            np.linalg.norm(far - np.asarray(reference["outline_far"], np.float32), axis=1) > config.frame_crossing
+        )
+        changed[:n] &= far_changed[:n]
+        changed[2 * n : 3 * n] &= far_changed[2 * n : 3 * n]
     changed[n : 2 * n] &= middle[n : 2 * n]
     changed[3 * n :] &= middle[3 * n :]
     run = best = 0

@@ -335,3 +335,26 @@ def test_the_next_points_checkers_showing_at_a_slots_sides_do_not_count() -> Non
     inside = empty.copy()
     inside[:, 1] = 250.0
     assert template_distance(inside[None], empty)[0] > 10
+
+
+def test_something_on_the_frames_inner_rim_is_no_hand_something_across_the_frame_is() -> None:
+    """A checker at the top or bottom edge leans over the frame's inner rim
+    as the camera sees it; a hand reaching in crosses the frame."""
+    board = plain_board("wood")
+    calibration = calibrated(board)
+    geometry = calibration.geometry
+    image = board.shoot(light_layout(*game_position(7, 6)), 7).image
+    width = geometry.size[0]
+    px = width / float(np.ptp(np.asarray(geometry.corners)[:, 0]))  # rectified px per image px
+
+    def strip(depth: float) -> np.ndarray:
+        """A dark band over the top edge's middle, ``depth`` image px outward."""
+        x0, x1 = 0.40 * width, 0.60 * width
+        corners = np.array([[x0, -depth * px], [x1, -depth * px], [x1, 0.0], [x0, 0.0]], np.float32)
+        out = image.copy()
+        cv2.fillConvexPoly(out, np.rint(to_image(geometry, corners)).astype(np.int32), (20, 20, 20), cv2.LINE_AA)
+        return out
+
+    assert check_board_moved(strip(7.0), geometry, reference=calibration.reference, config=calibration.refusal) is None
+    refusal = check_board_moved(strip(40.0), geometry, reference=calibration.reference, config=calibration.refusal)
+    assert refusal is not None and "frame" in refusal.message
