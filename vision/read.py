@@ -21,6 +21,7 @@ import numpy.typing as npt
 from vision.colours import (
     CHECKER_GAIN,
     DARK,
+    DISC,
     EMPTY,
     LIGHT,
     LINE,
@@ -86,6 +87,9 @@ class ReadConfig:
     #: capped at ``loose_confidence``.
     loose_fit_spreads: float = 2.5
     loose_confidence: float = 0.5
+    #: ... and where over half of a slot and of its empty look are at least
+    #: this light (Lab L, 0..255): washed out by glare.
+    washed_out: float = 245.0
     #: A slot is clearly empty at this probability: a line does not bridge it from the edge.
     clearly_empty: float = 0.9
     #: This many slots away from every line that look like checkers make the
@@ -317,6 +321,18 @@ def _read_points(
     return counts, confidence, detached
 
 
+def _washed_out(features: SlotFeatures, model: ColourModel, *, config: ReadConfig) -> npt.NDArray[np.bool_]:
+    """(2, 12, S) slots where glare has washed the picture out to white and
+    did so on the empty look too: a light checker there cannot be told from
+    a light point."""
+    model = model.resized(features.patches.shape[2])
+
+    def white(patches: FloatArray) -> FloatArray:
+        return np.asarray(((patches[..., 0] >= config.washed_out) * DISC).sum(axis=(-2, -1)), np.float32)
+
+    return np.asarray((white(features.patches) >= 0.5) & (white(model.background) >= 0.5), np.bool_)
+
+
 def _read_piles(
     features: SlotFeatures,
     model: ColourModel,
@@ -500,6 +516,7 @@ def read_rectified(
         features, model, counts, confidence, config=config, rectified=rectified, geometry=geometry
     )
     loose = nearest[:, :, :LINE].max(axis=-1) > config.loose_fit_spreads
+    loose |= _washed_out(features, model, config=config)[:, :, :LINE].any(axis=-1)
     confidence = np.where(loose, np.minimum(confidence, config.loose_confidence), confidence).astype(np.float32)
     on_points = {LIGHT: int(counts[counts > 0].sum()), DARK: int(-counts[counts < 0].sum())}
     if refusal is None and calibrated:

@@ -11,10 +11,18 @@ import pytest
 
 from tests.vision.vision_boards import START, calibrated, game_position, light_layout, plain_board, random_board
 from vision.colours import template_distance
-from vision.features import PATCH
-from vision.geometry import slot_centres, to_image
+from vision.features import PATCH, measure
+from vision.geometry import rectify, slot_centres, to_image
 from vision.layout import Layout
-from vision.read import ReadConfig, Reading, _read_points, geometry_from_corners, read_board, read_with_corners
+from vision.read import (
+    ReadConfig,
+    Reading,
+    _read_points,
+    _washed_out,
+    geometry_from_corners,
+    read_board,
+    read_with_corners,
+)
 from vision.refusal import check_board_moved
 from vision.render_style import STYLES, find_style
 
@@ -358,3 +366,20 @@ def test_something_on_the_frames_inner_rim_is_no_hand_something_across_the_frame
     assert check_board_moved(strip(7.0), geometry, reference=calibration.reference, config=calibration.refusal) is None
     refusal = check_board_moved(strip(40.0), geometry, reference=calibration.reference, config=calibration.refusal)
     assert refusal is not None and "frame" in refusal.message
+
+
+def test_a_slot_washed_out_by_glare_now_and_at_calibration_is_unsure() -> None:
+    board = plain_board("felt-green")
+    calibration = calibrated(board)
+    geometry = calibration.geometry
+    features = measure(rectify(board.shoot(START, 2).image, geometry), geometry)
+    model = calibration.colours
+    assert not _washed_out(features, model, config=ReadConfig()).any()
+    glare = replace(model, background=model.background.copy())
+    glare.background[0, 3, 0, :, :, 0] = 252.0
+    assert not _washed_out(features, glare, config=ReadConfig()).any()  # white at calibration only
+    features.patches[0, 3, 0, :, :, 0] = 252.0
+    assert _washed_out(features, glare, config=ReadConfig()).tolist() == [
+        [[r == 0 and c == 3 and k == 0 for k in range(geometry.slots)] for c in range(12)] for r in range(2)
+    ]
+    assert not _washed_out(features, model, config=ReadConfig()).any()  # white now only: a white checker
