@@ -89,4 +89,4 @@ def points_under(circle: Circle, geometry: BoardGeometry) -> list[tuple[int, int
     """(row, col) of the points with a slot inside ``circle``."""
     centres = slot_centres(geometry)
     inside = np.hypot(centres[..., 0] - circle.x, centres[..., 1] - circle.y) < circle.radius
-    return [(int(r), int(c)) for r, c in zip(*np.nonzero(inside.any(axis=-1)))]
+    return [(int(r), int(c)) for r, c in zip(*np.nonzero(inside.any(axis=-1)), strict=True)]

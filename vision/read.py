@@ -34,7 +34,15 @@ from vision.errors import CalibrationError
 from vision.features import PATCH, SlotFeatures, estimate_pitch, measure
 from vision.geometry import BAR_PROBES_PER_PITCH, BoardGeometry, Image, make_geometry, rectify
 from vision.layout import Layout
-from vision.occlusion import borrowed_area, care_mask, covered_points, largest_blob, paste_checkers, unexplained
+from vision.occlusion import (
+    borrowed_area,
+    care_mask,
+    covered_points,
+    largest_blob,
+    line_area,
+    paste_checkers,
+    unexplained,
+)
 from vision.refusal import (
     Refusal,
     RefusalConfig,
@@ -113,6 +121,9 @@ class ReadConfig:
     pile_unsure: float = 0.3
     #: ... and by this margin where a layer is found.
     squeeze_clear: float = 0.5
+    #: A pile counted at least this surely is not compared with the empty
+    #: board: its upper layer lies over the line's rims and shadows.
+    pile_known: float = 0.5
 
 
 @dataclass(frozen=True, eq=False)
@@ -525,8 +536,9 @@ def read_rectified(
     if refusal is None and empty is not None:
         checkers = (prob[..., EMPTY] < 0.5) & (nearest < config.checker_fit_spreads)
         colours = np.where(prob[..., LIGHT] >= prob[..., DARK], LIGHT, DARK).astype(np.int8)
+        piles = (np.abs(counts) > LINE) & (pile_confidence >= config.pile_known)
         refusal, unsure = _check_covered(
-            features, model, checkers, colours, counts, bar_occupied, empty, borrowed, refusal_config
+            features, model, checkers, colours, counts, piles, bar_occupied, empty, borrowed, refusal_config
         )
         confidence = np.where(unsure, np.minimum(confidence, config.loose_confidence), confidence).astype(np.float32)
     uncertain = [point_name(r, c) for r in range(2) for c in range(12) if confidence[r, c] < config.confident]
@@ -567,6 +579,7 @@ def _check_covered(
     checkers: npt.NDArray[np.bool_],
     colours: npt.NDArray[np.int8],
     counts: npt.NDArray[np.int64],
+    piles: npt.NDArray[np.bool_],
     bar_occupied: npt.NDArray[np.bool_],
     empty: FloatArray,
     borrowed: BoolArray | None,
@@ -576,7 +589,9 @@ def _check_covered(
     describes over more than part of a checker (:mod:`vision.occlusion`),
     and the points (2, 12) it leaves unsure: where all that departs fits in
     one checker's room, it is a checker misread (in glare, leaning on the
-    next point), not a hand, and only the points it touches are unsure."""
+    next point), not a hand, and only the points it touches are unsure.
+    The lines of the ``piles`` (2, 12) counted surely are not judged: their
+    upper layer lies over the line as no pasted checker does."""
     unsure = np.zeros((2, 12), np.bool_)
     if empty.shape != features.thumbnail.shape:
         return None, unsure
@@ -586,7 +601,7 @@ def _check_covered(
     expected, discs = paste_checkers(empty, features, model, np.where(checkers, colours, 0).astype(np.int8))
     guessed = discs if borrowed is None else discs | borrowed_area(features, borrowed)
     residual = np.where(guessed, config.occlusion_checker_residual, config.occlusion_residual).astype(np.float32)
-    strange = unexplained(features.thumbnail, expected, care | discs, residual=residual)
+    strange = unexplained(features.thumbnail, expected, (care | discs) & ~line_area(features, piles), residual=residual)
     area, region = largest_blob(strange)
     if area < config.occlusion_area * float(PATCH * PATCH):
         return None, unsure

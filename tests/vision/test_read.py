@@ -383,3 +383,17 @@ def test_a_slot_washed_out_by_glare_now_and_at_calibration_is_unsure() -> None:
         [[r == 0 and c == 3 and k == 0 for k in range(geometry.slots)] for c in range(12)] for r in range(2)
     ]
     assert not _washed_out(features, model, config=ReadConfig()).any()  # white now only: a white checker
+
+
+def test_a_pile_counted_surely_is_not_taken_for_something_covering_the_board() -> None:
+    board = random_board(418, "felt-green")
+    calibration = calibrated(board)
+    layout = light_layout(*game_position(448, 30))
+    image = board.shoot(layout, 448).image
+    blind = replace(calibration, read=replace(calibration.read, pile_known=2.0))  # every pile judged
+    refused = read_board(image, blind).refusal
+    assert refused is not None and refused.reason == "hand_over_board"
+    reading = read_board(image, calibration)
+    assert reading.refusal is None
+    piled = [i for i, v in enumerate(layout.top + layout.bottom) if abs(v) > 5]
+    assert piled and all(abs(int(reading.counts.ravel()[i])) > 5 for i in piled)
