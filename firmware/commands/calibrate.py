@@ -99,6 +99,7 @@ def run(args: argparse.Namespace) -> int:
         "light_home": calibration.light_home,
         "light_lab": [round(float(v), 1) for v in calibration.colours.light_lab],
         "dark_lab": [round(float(v), 1) for v in calibration.colours.dark_lab],
+        "round_things": len(calibration.reference.get("round_things") or []),
     }
     if args.json:
         print(json.dumps(summary))
@@ -108,4 +109,9 @@ def run(args: argparse.Namespace) -> int:
             f"  corners {' '.join(f'{x:.0f},{y:.0f}' for x, y in g.corners)}; bar x {g.bar[0]:.0f}..{g.bar[1]:.0f} of {g.size[0]} px"
         )
         print(f"  light checkers' home board: {calibration.light_home}")
+        if summary["round_things"]:
+            print(
+                f"  {summary['round_things']} round thing(s) bigger than a checker seen on the board, taken as part "
+                "of it (a medallion, a logo); if one was a dice cup, take it away and calibrate again"
+            )
     return 0

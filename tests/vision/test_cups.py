@@ -6,12 +6,19 @@ from __future__ import annotations
 from dataclasses import replace
 
 import cv2
-import numpy as np
 import pytest
 
-from tests.vision.vision_boards import START, calibrated, game_position, light_layout, plain_board, random_board
+from tests.vision.vision_boards import (
+    START,
+    calibrated,
+    game_position,
+    light_layout,
+    plain_board,
+    random_board,
+    with_medallion,
+)
 from vision.calibration import calibrate
-from vision.geometry import rectify, to_image
+from vision.geometry import rectify
 from vision.read import read_board
 from vision.refusal import RefusalConfig, check_cup
 
@@ -57,22 +64,10 @@ def test_the_boards_own_round_things_seen_at_calibration_do_not_count() -> None:
 def test_a_medallion_on_the_board_at_calibration_is_the_boards_own() -> None:
     board = plain_board("wood")  # straight overhead: a circle stays a circle
     plain = calibrated(board)
-    geometry = plain.geometry
-    centre = to_image(geometry, np.array([[geometry.bar[0] / 2, geometry.size[1] / 2]], np.float32))[0]
-    rim = to_image(
-        geometry, np.array([[geometry.bar[0] / 2 + 1.2 * geometry.pitch_px, geometry.size[1] / 2]], np.float32)
-    )
-    radius = round(float(rim[0, 0] - centre[0]))
-
-    def with_medallion(image: np.ndarray) -> np.ndarray:
-        out = image.copy()
-        cv2.circle(out, (round(float(centre[0])), round(float(centre[1]))), radius, (30, 45, 70), -1, cv2.LINE_AA)
-        return out
-
     shot = board.shoot(START, 1000)
-    calibration = calibrate(with_medallion(shot.image), shot.corners, lens=board.lens)
+    calibration = calibrate(with_medallion(shot.image, plain.geometry), shot.corners, lens=board.lens)
     assert len(calibration.reference["round_things"]) == 1
-    frame = with_medallion(board.shoot(light_layout(*game_position(4, 6)), 4).image)
+    frame = with_medallion(board.shoot(light_layout(*game_position(4, 6)), 4).image, plain.geometry)
     assert read_board(frame, calibration).refusal is None
     refusal = read_board(frame, plain).refusal  # a board calibrated without it
     assert refusal is not None and "round" in refusal.message

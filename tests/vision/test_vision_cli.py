@@ -17,7 +17,7 @@ from firmware.cli import main
 from firmware.commands import detect as detect_cmd
 from firmware.commands import judge_photo
 from firmware.commands import markers as markers_cmd
-from tests.vision.vision_boards import START, calibrated, light_layout, plain_board
+from tests.vision.vision_boards import START, calibrated, light_layout, plain_board, with_medallion
 from vision.geometry import format_corners
 from vision.layout import Layout
 
@@ -64,6 +64,18 @@ def test_calibrate_writes_a_calibration(
     assert main(["calibrate", files["start"], "--corners", files["corners"], "-o", str(out)]) == 0
     assert json.loads(out.read_text())["format"] == "nardref-calibration"
     assert "light checkers' home board: bottom-right" in capsys.readouterr().out
+
+
+def test_calibrate_tells_of_round_things_it_takes_for_the_boards_own(
+    files: dict[str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    image = tmp_path / "medallion.png"
+    cv2.imwrite(str(image), with_medallion(cv2.imread(files["start"]), calibrated(plain_board("wood")).geometry))
+    out = tmp_path / "b.json"
+    assert main(["calibrate", str(image), "--corners", files["corners"], "-o", str(out)]) == 0
+    assert "1 round thing(s) bigger than a checker" in capsys.readouterr().out
+    assert main(["calibrate", files["start"], "--corners", files["corners"], "-o", str(out), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["round_things"] == 0
 
 
 def test_calibrate_names_a_wrong_setup(

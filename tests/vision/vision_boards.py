@@ -8,13 +8,14 @@ import random
 from dataclasses import dataclass
 from functools import lru_cache
 
+import cv2
 import numpy as np
 
 from engine.dice import Dice
 from engine.legal import legal_plays
 from engine.position import Position
 from vision.calibration import Calibration, calibrate
-from vision.geometry import Lens
+from vision.geometry import BoardGeometry, Lens, to_image
 from vision.layout import Layout, layout_from_position
 from vision.render import CameraPose, Effects, Lighting, Rendered, lens_calibration, render
 
@@ -86,3 +87,14 @@ def game_position(seed: int, turns: int) -> tuple[Position, str]:
 def light_layout(position: Position, mover: str) -> Layout:
     """The picture of ``position`` on a board where light's home is bottom-right."""
     return layout_from_position(position if mover == "light" else position.swap(), mover="light")
+
+
+def with_medallion(image: np.ndarray, geometry: BoardGeometry) -> np.ndarray:
+    """``image`` (of a board photographed straight from above) with a dark
+    round medallion 2.4 checkers across in the middle of the left half."""
+    x, y = geometry.bar[0] / 2, geometry.size[1] / 2
+    centre, rim = to_image(geometry, np.array([[x, y], [x + 1.2 * geometry.pitch_px, y]], np.float32))
+    out = image.copy()
+    radius = round(float(rim[0] - centre[0]))
+    cv2.circle(out, (round(float(centre[0])), round(float(centre[1]))), radius, (30, 45, 70), -1, cv2.LINE_AA)
+    return out
