@@ -260,15 +260,16 @@ def judge_reading(
         else np.zeros((2, 12), np.bool_)
     )
     as_before = np.zeros(prob.shape[:3], np.bool_)
+    smallest_change = np.zeros(prob.shape[:3], np.float32)  # of a slot's state, from before
     if changes is not None:
         # a slot that clearly did not change still shows its state before the
         # move (which the engine knows), however it is read
         start = np.maximum(before_states, 0)[..., None, None].astype(np.intp)
         away = np.take_along_axis(changes.scale, start, axis=-2)[..., 0, :]  # (2, 12, S, 3) to each other state
         np.put_along_axis(away, start[..., 0], np.inf, axis=-1)
-        nearest = away.min(axis=-1)
-        as_before = (before_states != UNKNOWN) & (nearest > config.min_change)
-        as_before &= changes.distance < config.unchanged_share * nearest
+        smallest_change = away.min(axis=-1)
+        as_before = (before_states != UNKNOWN) & (smallest_change > config.min_change)
+        as_before &= changes.distance < config.unchanged_share * smallest_change
     scores: list[_Score] = []
     for layout, members in groups.items():
         states = layout_states(layout, slots)
@@ -282,6 +283,7 @@ def judge_reading(
         else:
             proof = bad
         shown = np.zeros(bad.shape, np.bool_)
+        unexplained = np.zeros(bad.shape, np.bool_)
         if changes is not None:
             # a slot the outcome must change but that clearly did not change
             # (the converse is no evidence: players nudge checkers they do not move)
@@ -298,6 +300,18 @@ def judge_reading(
             # ... and one that changed as much as the move would change it: the
             # move shows there, even where the slot itself is not read surely
             shown = must_change & (changes.distance >= config.changed_share * expected) & (expected > config.min_change)
+            # ... and one the outcome leaves as it was that changed as much as
+            # a change of state would, and is read otherwise now: a checker
+            # moved there that this outcome does not move (a nudge changes a
+            # slot less, and leaves its state)
+            unexplained = (
+                known
+                & (before_states != UNKNOWN)
+                & (states == before_states)
+                & (smallest_change > config.min_change)
+                & (changes.distance >= config.changed_share * smallest_change)
+                & (p < 0.5)
+            )
         counts = np.array([layout.top, layout.bottom], np.int64)
         # the slots this outcome changes: the photo must show the move surely
         moved = known & (before_states != UNKNOWN) & (states != before_states)
@@ -324,7 +338,10 @@ def judge_reading(
                 bar_contradicted=bar_sure
                 and (layout.bar_light, layout.bar_dark) != (seen_reading.bar_light, seen_reading.bar_dark),
                 weak=np.asarray(
-                    (((p < config.support) | (moved & (p < config.move_support))) & ~shown).any(axis=-1), np.bool_
+                    ((((p < config.support) | (moved & (p < config.move_support))) & ~shown) | unexplained).any(
+                        axis=-1
+                    ),
+                    np.bool_,
                 ),
                 log_likelihood=float(np.log(np.maximum(p, 1e-6)).sum()),
                 visible=visible,

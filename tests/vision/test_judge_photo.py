@@ -180,6 +180,27 @@ def test_a_slot_read_unsurely_that_changed_as_the_move_would_shows_the_move() ->
     assert judge_reading(start, dice, reading, changes=Changes(distance=distance, scale=scale)).verdict != "legal"
 
 
+def test_a_checker_moved_that_the_outcome_leaves_alone_is_no_legal_play() -> None:
+    """A slot the outcome leaves as it was, read otherwise now and changed
+    as much as a change of state would: a checker moved that this outcome
+    does not move (a move one pip too far); a nudge changes it less."""
+    start, dice, play, reading, before_states, after_states, changed = _24_13()
+    row, col, slot = 1, 4, 1  # the 8-point's second checker, there before and after 24/13
+    assert before_states[row, col, slot] == after_states[row, col, slot] != 0
+    state = int(after_states[row, col, slot])
+    reading.slot_prob[row, col, slot] = 0.0
+    reading.slot_prob[row, col, slot, state] = 0.3  # read as empty, if not surely
+    reading.slot_prob[row, col, slot, 0] = 0.7
+    scale = np.full((2, 12, 6, 3, 3), 40.0, np.float32)
+    distance = np.where(changed, 35.0, 2.0).astype(np.float32)
+    distance[row, col, slot] = 5.0  # a nudge
+    nudged = judge_reading(start, dice, reading, changes=Changes(distance=distance, scale=scale))
+    assert nudged.verdict == "legal" and nudged.play is not None and nudged.play.after == play.after
+    distance[row, col, slot] = 35.0  # the checker left
+    moved = judge_reading(start, dice, reading, changes=Changes(distance=distance, scale=scale))
+    assert moved.verdict == "refused" and moved.refusal is not None and "bottom 5" in moved.refusal.message
+
+
 def test_a_slot_that_did_not_change_shows_its_state_before_the_move() -> None:
     """A phantom on an empty point the move leaves alone (the base of a red
     point read as a red checker) refuses the photo alone; the frame before
