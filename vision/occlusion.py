@@ -128,12 +128,11 @@ def care_mask(
 
 def line_area(features: SlotFeatures, points: BoolArray) -> BoolArray:
     """(h', w') covered by every slot of the ``points`` (2, 12)."""
-    area = np.zeros(features.thumbnail.shape[:2], np.bool_)
+    outside = np.ones(features.thumbnail.shape[:2], np.bool_)
     for row, col in zip(*np.nonzero(points), strict=True):
         for centre in features.slot_xy[row, col]:
-            x, y = int(round(float(centre[0]))), int(round(float(centre[1])))
-            area[max(y - _HALF - 1, 0) : y + _HALF + 2, max(x - _HALF - 1, 0) : x + _HALF + 2] = True
-    return area
+            _blank(outside, centre, _HALF + 1)
+    return ~outside
 
 
 def paste_checkers(
