@@ -133,7 +133,7 @@ def outline_profile(
     def sample(points: FloatArray) -> FloatArray:
         xs = np.clip(np.rint(points[:, 0]).astype(np.intp), 0, w - 1)
         ys = np.clip(np.rint(points[:, 1]).astype(np.intp), 0, h - 1)
-        # only the sampled pixels to Lab: the whole frame would cost a millisecond per ring
+        # only the sampled pixels to Lab: the whole frame costs several milliseconds a ring
         return np.asarray(
             cv2.cvtColor(np.ascontiguousarray(image[ys, xs][:, None]), cv2.COLOR_BGR2Lab)[:, 0], np.float32
         )
