@@ -526,9 +526,10 @@ def read_rectified(
     pile_confidence = _read_piles(
         features, model, counts, confidence, config=config, rectified=rectified, geometry=geometry
     )
+    # points not read surely: a slot within the line's reach fits loosely,
+    # is washed out by glare, or (below) lies under a misread checker's worth
     loose = nearest[:, :, :LINE].max(axis=-1) > config.loose_fit_spreads
     loose |= _washed_out(features, model, config=config)[:, :, :LINE].any(axis=-1)
-    confidence = np.where(loose, np.minimum(confidence, config.loose_confidence), confidence).astype(np.float32)
     on_points = {LIGHT: int(counts[counts > 0].sum()), DARK: int(-counts[counts < 0].sum())}
     if refusal is None and calibrated:
         refusal = _check_too_many(on_points, config=config)
@@ -540,7 +541,8 @@ def read_rectified(
         refusal, unsure = _check_covered(
             features, model, checkers, colours, counts, piles, bar_occupied, empty, borrowed, refusal_config
         )
-        confidence = np.where(unsure, np.minimum(confidence, config.loose_confidence), confidence).astype(np.float32)
+        loose |= unsure
+    confidence = np.where(loose, np.minimum(confidence, config.loose_confidence), confidence).astype(np.float32)
     uncertain = [point_name(r, c) for r in range(2) for c in range(12) if confidence[r, c] < config.confident]
     if bar_conf < config.confident:
         uncertain.append("bar")
