@@ -315,6 +315,14 @@ def judge_reading(
         counts = np.array([layout.top, layout.bottom], np.int64)
         # the slots this outcome changes: the photo must show the move surely
         moved = known & (before_states != UNKNOWN) & (states != before_states)
+        # the slot just past a line shows its last checker's side and shadow,
+        # and may fit no look: it bears the line out where it surely holds no
+        # further checker of the line's colour
+        last = np.zeros_like(states)  # the state of the slot before each
+        last[..., 1:] = states[..., :-1]
+        further = np.take_along_axis(prob, np.maximum(last, 0)[..., None].astype(np.intp), axis=-1)[..., 0]
+        ended = (states == EMPTY) & (last > EMPTY) & (further <= config.contradiction)
+        weak = ((((p < config.support) | (moved & (p < config.move_support))) & ~shown) | unexplained) & ~ended
         # a pile counted surely that differs
         piles = (np.abs(counts) >= LINE) & (np.abs(seen_counts) >= LINE) & (counts != seen_counts) & sure_piles
         # the move shows: a slot changes, a pile surely counted as the outcome has it, or the bar
@@ -337,12 +345,7 @@ def judge_reading(
                 proven=(np.asarray(proof.any(axis=-1), np.bool_) | piles) & differs & sure_points,
                 bar_contradicted=bar_sure
                 and (layout.bar_light, layout.bar_dark) != (seen_reading.bar_light, seen_reading.bar_dark),
-                weak=np.asarray(
-                    ((((p < config.support) | (moved & (p < config.move_support))) & ~shown) | unexplained).any(
-                        axis=-1
-                    ),
-                    np.bool_,
-                ),
+                weak=np.asarray(weak.any(axis=-1), np.bool_),
                 log_likelihood=float(np.log(np.maximum(p, 1e-6)).sum()),
                 visible=visible,
             )
