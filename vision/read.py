@@ -74,7 +74,8 @@ class ReadConfig:
     confident: float = 0.9
     #: A slot farther than this many spreads from every class fits nothing calibrated.
     unexplained_spreads: float = 4.0
-    #: This many unexplained slots (or one whole point) make the frame occluded.
+    #: This many unexplained slots side by side (or joined by slots that fit
+    #: loosely, see ``loose_fit_spreads``) make the frame occluded.
     occluded_slots: int = 2
     #: A slot read as a checker counts as one only within this many spreads of a checker's look.
     checker_fit_spreads: float = 3.0
@@ -100,8 +101,8 @@ class ReadConfig:
     washed_out: float = 245.0
     #: A slot is clearly empty at this probability: a line does not bridge it from the edge.
     clearly_empty: float = 0.9
-    #: This many slots away from every line that look like checkers make the
-    #: frame occluded (checkers stand in lines from the edge).
+    #: This many slots side by side away from every line that look like
+    #: checkers make the frame occluded (checkers stand in lines from the edge).
     detached_slots: int = 2
     #: Confidence factor for a stack filling every slot (more may be piled on it).
     full_stack_confidence: float = 0.5
@@ -516,6 +517,7 @@ def read_rectified(
         judged & (nearest > config.unexplained_spreads),
         occluded_slots=config.occluded_slots,
         what="something unlike the board or its checkers",
+        joined=nearest > config.loose_fit_spreads,
     )
     calibrated = empty is not None
     counts, confidence, detached = _read_points(prob, config=config, bridge=calibrated)

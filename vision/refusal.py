@@ -293,12 +293,32 @@ def check_board_moved(
     return None
 
 
-def check_occlusion(strange: npt.NDArray[np.bool_], *, occluded_slots: int, what: str) -> Refusal | None:
+def _largest_group(strange: npt.NDArray[np.bool_], joined: npt.NDArray[np.bool_]) -> int:
+    """The most ``strange`` slots (2, 12, S) in one group of neighbours
+    (along a point, or side by side on neighbouring points of a row),
+    where ``joined`` slots join groups without counting."""
+    if not strange.any():
+        return 0
+    grid = [np.pad((strange[r] | joined[r]).T.astype(np.uint8), ((0, 1), (0, 0))) for r in range(2)]
+    count, labels = cv2.connectedComponents(np.vstack(grid), connectivity=8)
+    counted = np.vstack([np.pad(strange[r].T, ((0, 1), (0, 0))) for r in range(2)])
+    return int(np.bincount(labels[counted], minlength=count).max())
+
+
+def check_occlusion(
+    strange: npt.NDArray[np.bool_],
+    *,
+    occluded_slots: int,
+    what: str,
+    joined: npt.NDArray[np.bool_] | None = None,
+) -> Refusal | None:
     """``hand_over_board`` when at least ``occluded_slots`` slots (2, 12, S)
-    are ``strange``; ``what`` says what lies there."""
+    are ``strange`` in one group of neighbours (a hand is one thing; strange
+    slots far apart are two misread checkers), where ``joined`` slots (that
+    fit their look only loosely) join groups; ``what`` says what lies there."""
     from vision.read import point_name
 
-    if int(strange.sum()) < occluded_slots:
+    if _largest_group(strange, np.zeros_like(strange) if joined is None else joined) < occluded_slots:
         return None
     points = tuple(point_name(r, c) for r in range(2) for c in range(12) if strange[r, c].any())
     return Refusal("hand_over_board", f"{what} covers {', '.join(points)}: wait until the board is clear", points)

@@ -23,7 +23,7 @@ from vision.read import (
     read_board,
     read_with_corners,
 )
-from vision.refusal import check_board_moved
+from vision.refusal import check_board_moved, check_occlusion
 from vision.render_style import STYLES, find_style
 
 
@@ -248,6 +248,24 @@ def test_checkers_apart_from_the_line_are_detached() -> None:
     # the slot right after a line shows its side and shadow: not detached
     counts, _, detached = _read_points(_slots("l", "l", "?", "e", "e"), config=ReadConfig())
     assert counts[0, 0] == 2 and not detached.any()
+
+
+def test_strange_slots_make_a_hand_only_together() -> None:
+    """A hand is one thing: strange slots far apart are misread checkers,
+    not a hand, unless slots that fit only loosely join them; the two rows
+    are not neighbours."""
+    strange = np.zeros((2, 12, 6), np.bool_)
+    strange[0, 2, 0] = strange[0, 7, 3] = True
+    assert check_occlusion(strange, occluded_slots=2, what="it") is None
+    joined = np.zeros_like(strange)
+    joined[0, 3:7, 1] = joined[0, 6, 2] = True  # a loosely fitting path between them
+    refusal = check_occlusion(strange, occluded_slots=2, what="it", joined=joined)
+    assert refusal is not None and refusal.points == ("top 3", "top 8")
+    strange[:] = False
+    strange[0, 0, 0] = strange[1, 0, 0] = True  # facing points across the board
+    assert check_occlusion(strange, occluded_slots=2, what="it") is None
+    strange[0, 1, 0] = True  # beside the first
+    assert check_occlusion(strange, occluded_slots=2, what="it") is not None
 
 
 def test_checkers_along_the_edges_are_no_moved_board() -> None:
