@@ -18,9 +18,11 @@ contradict an outcome. The verdict is
 
 With the frame from before the move (``before_image``), each slot's change is
 measured as well: a slot that clearly did not change contradicts an outcome
-that moves a checker there or away. (A slot that changed is no evidence
-against an outcome that leaves it alone: players nudge checkers they do not
-move.)
+that moves a checker there or away. A slot that changed is no proof against
+an outcome that leaves it alone (players nudge checkers they do not move),
+but where it changed as much as a moving checker would and is read otherwise
+now, that outcome rests on it unsurely, and loses to one the photo fits that
+explains every change.
 """
 
 from __future__ import annotations
@@ -144,6 +146,7 @@ class _Score:
     proven: npt.NDArray[np.bool_]  # (2, 12) contradicted points the reading is sure of as a whole
     bar_contradicted: bool
     weak: npt.NDArray[np.bool_]  # (2, 12) points the outcome rests on unsure slots for
+    unexplained: bool  # a slot changed as a checker moving would, where this outcome moves none
     log_likelihood: float
     visible: bool = True  # the photo shows the move itself (not only piles or the trays)
 
@@ -346,11 +349,16 @@ def judge_reading(
                 bar_contradicted=bar_sure
                 and (layout.bar_light, layout.bar_dark) != (seen_reading.bar_light, seen_reading.bar_dark),
                 weak=np.asarray(weak.any(axis=-1), np.bool_),
+                unexplained=bool((unexplained & ~ended).any()),
                 log_likelihood=float(np.log(np.maximum(p, 1e-6)).sum()),
                 visible=visible,
             )
         )
     consistent = sorted((s for s in scores if s.consistent), key=lambda s: -s.log_likelihood)
+    if any(s.unexplained for s in consistent):
+        # of outcomes the photo fits, one that explains every change beats one
+        # that leaves as it was a slot that changed as a moving checker would
+        consistent = [s for s in consistent if not s.unexplained] or consistent
     if len(consistent) > 1 and consistent[0].log_likelihood - consistent[1].log_likelihood >= config.likelier:
         consistent = consistent[:1]  # the photo fits one outcome far better than any other
     if len(consistent) == 1:

@@ -257,3 +257,26 @@ def test_the_slot_past_a_line_bears_it_out_where_it_surely_holds_no_further_chec
     assert kept.verdict == "legal" and kept.play is not None and kept.play.after == play.after
     reading.slot_prob[row, col, end, colour] = 0.2  # ... but might be one more checker
     assert judge_reading(start, dice, reading).verdict == "refused"
+
+
+def test_of_two_outcomes_the_photo_fits_the_one_that_explains_every_change_wins() -> None:
+    """Two outcomes fit an unsure photo about as well; the frame before the
+    move shows that slots changed as moving checkers would where only one of
+    them moves any: that one is the play."""
+    start, dice, play, reading, before_states, after_states, changed = _24_13()
+    other = next(lp for lp in legal_plays(start, dice) if str(lp.play) == "13/7 8/3")
+    other_states = layout_states(layout_from_position(other.after), 6)
+    known = (after_states >= 0) & (other_states >= 0)
+    mine = known & (after_states != before_states) & (other_states == before_states)
+    theirs = known & (other_states != before_states) & (after_states == before_states)
+    assert mine.any() and theirs.any()
+    for slots, likelier, less in ((mine, after_states, other_states), (theirs, before_states, other_states)):
+        for r, c, k in zip(*np.nonzero(slots), strict=True):
+            reading.slot_prob[r, c, k] = 0.0
+            reading.slot_prob[r, c, k, likelier[r, c, k]] = 0.6
+            reading.slot_prob[r, c, k, less[r, c, k]] = 0.4
+    scale = np.full((2, 12, 6, 3, 3), 40.0, np.float32)
+    distance = np.where(mine | theirs, 35.0, 1.0).astype(np.float32)
+    assert judge_reading(start, dice, reading).verdict == "refused"  # the photo alone cannot tell
+    verdict = judge_reading(start, dice, reading, changes=Changes(distance=distance, scale=scale))
+    assert verdict.verdict == "legal" and verdict.play is not None and verdict.play.after == play.after
