@@ -279,7 +279,15 @@ def judge_reading(
         known = states != UNKNOWN
         p = np.take_along_axis(prob, np.maximum(states, 0)[..., None].astype(np.intp), axis=-1)[..., 0]
         p = np.where(known & ~(as_before & (states == before_states)), p, 1.0)
-        bad = p <= config.contradiction
+        # the slot just past a line shows its last checker's side and shadow,
+        # and may fit no look: it bears the line out (contradicts nothing,
+        # rests on nothing unsure) where it surely holds no further checker of
+        # the line's colour
+        last = np.zeros_like(states)  # the state of the slot before each
+        last[..., 1:] = states[..., :-1]
+        further = np.take_along_axis(prob, np.maximum(last, 0)[..., None].astype(np.intp), axis=-1)[..., 0]
+        ended = (states == EMPTY) & (last > EMPTY) & (further <= config.contradiction)
+        bad = (p <= config.contradiction) & ~ended
         # proof: the slot looks much like another state (a checker's look, or an empty point's)
         if seen_reading.slot_z is not None:
             proof = bad & (seen_reading.slot_z.min(axis=-1) <= config.proof_spreads)
@@ -318,13 +326,6 @@ def judge_reading(
         counts = np.array([layout.top, layout.bottom], np.int64)
         # the slots this outcome changes: the photo must show the move surely
         moved = known & (before_states != UNKNOWN) & (states != before_states)
-        # the slot just past a line shows its last checker's side and shadow,
-        # and may fit no look: it bears the line out where it surely holds no
-        # further checker of the line's colour
-        last = np.zeros_like(states)  # the state of the slot before each
-        last[..., 1:] = states[..., :-1]
-        further = np.take_along_axis(prob, np.maximum(last, 0)[..., None].astype(np.intp), axis=-1)[..., 0]
-        ended = (states == EMPTY) & (last > EMPTY) & (further <= config.contradiction)
         weak = ((((p < config.support) | (moved & (p < config.move_support))) & ~shown) | unexplained) & ~ended
         # a pile counted surely that differs
         piles = (np.abs(counts) >= LINE) & (np.abs(seen_counts) >= LINE) & (counts != seen_counts) & sure_piles

@@ -245,14 +245,14 @@ def test_the_line_beyond_a_slot_helps_no_outcome_without_it() -> None:
 
 def test_the_slot_past_a_line_bears_it_out_where_it_surely_holds_no_further_checker() -> None:
     """The slot just past a line shows its last checker's side and shadow
-    and may fit no look at all: it is no doubt about the line where it is
-    surely no further checker of the line's colour; where it might be one,
-    the photo is refused."""
+    and may fit no look at all: it neither contradicts the line nor leaves
+    it in doubt where it is surely no further checker of the line's colour;
+    where it might be one, the photo is refused."""
     start, dice, play, reading, before_states, after_states, changed = _24_13()
     row, col = next((r, c) for r in range(2) for c in range(12) if changed[r, c].any() and after_states[r, c, 0] > 0)
     end = int(np.count_nonzero(after_states[row, col, :5] > 0))  # the 24-point: one checker left
     colour = int(after_states[row, col, 0])
-    reading.slot_prob[row, col, end] = (0.1, 0.0, 0.0)  # where the other stood: fits no look
+    reading.slot_prob[row, col, end] = 0.0  # where the other stood: fits no look
     kept = judge_reading(start, dice, reading)
     assert kept.verdict == "legal" and kept.play is not None and kept.play.after == play.after
     reading.slot_prob[row, col, end, colour] = 0.2  # ... but might be one more checker
