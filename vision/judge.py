@@ -22,7 +22,9 @@ that moves a checker there or away. A slot that changed is no proof against
 an outcome that leaves it alone (players nudge checkers they do not move),
 but where it changed as much as a moving checker would and is read otherwise
 now, that outcome rests on it unsurely, and loses to one the photo fits that
-explains every change.
+explains every change. Piles past five are counted unsurely, but alike in
+both frames: where piles of one colour lose in the reading what others gain,
+an outcome that moves no checker so rests on them unsurely too.
 """
 
 from __future__ import annotations
@@ -254,9 +256,10 @@ def judge_reading(
     bar_sure = seen_reading.bar_confidence >= 1 - config.contradiction
     seen_counts = seen_reading.counts
     sure_points = seen_reading.confidence >= config.sure_point
+    counted_before: npt.NDArray[np.int64] | None = None  # the reading of the frame before the move
     if before_reading is not None and before_reading.refusal is None:
-        checked = before_reading.turned() if turned else before_reading
-        sure_points = sure_points & (checked.counts == before_counts)
+        counted_before = (before_reading.turned() if turned else before_reading).counts
+        sure_points = sure_points & (counted_before == before_counts)
     sure_piles = (
         seen_reading.pile_confidence >= config.sure_point
         if seen_reading.pile_confidence is not None
@@ -327,6 +330,21 @@ def judge_reading(
         # the slots this outcome changes: the photo must show the move surely
         moved = known & (before_states != UNKNOWN) & (states != before_states)
         weak = ((((p < config.support) | (moved & (p < config.move_support))) & ~shown) | unexplained) & ~ended
+        # a pile the two frames count differently from how the outcome changes
+        # it (piles are counted unsurely, but alike in both frames): a checker
+        # laid on a pile or taken off it that the outcome does not move
+        pile_moved = np.zeros((2, 12), np.bool_)
+        if counted_before is not None:
+            pile = (np.maximum(np.abs(counts), np.abs(before_counts)) > LINE) | (
+                np.maximum(np.abs(seen_counts), np.abs(counted_before)) > LINE
+            )
+            # ... where piles of one colour lose what others gain (a miscount is one pile's alone)
+            colour = np.sign(np.where(counts != 0, counts, before_counts))
+            gained = np.where(pile, (seen_counts - counted_before) - (counts - before_counts), 0) * colour
+            for sign in (1, -1):
+                own = np.where(colour == sign, gained, 0)
+                if (own > 0).any() and (own < 0).any() and int(own.sum()) == 0:
+                    pile_moved |= own != 0
         # a pile counted surely that differs
         piles = (np.abs(counts) >= LINE) & (np.abs(seen_counts) >= LINE) & (counts != seen_counts) & sure_piles
         # the move shows: a slot changes, a pile surely counted as the outcome has it, or the bar
@@ -349,7 +367,7 @@ def judge_reading(
                 proven=(np.asarray(proof.any(axis=-1), np.bool_) | piles) & differs & sure_points,
                 bar_contradicted=bar_sure
                 and (layout.bar_light, layout.bar_dark) != (seen_reading.bar_light, seen_reading.bar_dark),
-                weak=np.asarray(weak.any(axis=-1), np.bool_),
+                weak=np.asarray(weak.any(axis=-1), np.bool_) | pile_moved,
                 unexplained=bool((unexplained & ~ended).any()),
                 log_likelihood=float(np.log(np.maximum(p, 1e-6)).sum()),
                 visible=visible,

@@ -280,3 +280,22 @@ def test_of_two_outcomes_the_photo_fits_the_one_that_explains_every_change_wins(
     assert judge_reading(start, dice, reading).verdict == "refused"  # the photo alone cannot tell
     verdict = judge_reading(start, dice, reading, changes=Changes(distance=distance, scale=scale))
     assert verdict.verdict == "legal" and verdict.play is not None and verdict.play.after == play.after
+
+
+def test_a_checker_moved_from_pile_to_pile_that_the_outcome_does_not_move_is_no_legal_play() -> None:
+    """Piles are counted unsurely, but alike in both frames: where one pile
+    loses in the reading what another of its colour gains, and the outcome
+    moves neither so, a checker went from one to the other (played one pip
+    too far); a pile miscounted in one frame alone is no such move."""
+    start, dice, play, reading, *_ = _24_13()
+    before = _reading_of(layout_from_position(start))
+    after = np.array(reading.counts)
+    thirteen, six = (tuple(int(i) for i in rc) for rc in zip(*np.nonzero(before.counts >= 5), strict=True))
+    assert after[thirteen] == 6 and after[six] == 5  # 24/13 lays the checker on the 13-point
+    kept = judge_reading(start, dice, reading, before_reading=before)
+    assert kept.verdict == "legal" and kept.play is not None and kept.play.after == play.after
+    reading.counts[thirteen], reading.counts[six] = 5, 6  # ... but the photos show it on the 6-point
+    assert judge_reading(start, dice, reading, before_reading=before).verdict == "refused"
+    reading.counts[six] = 5  # the 13-point miscounted alone
+    miscounted = judge_reading(start, dice, reading, before_reading=before)
+    assert miscounted.verdict == "legal" and miscounted.play is not None and miscounted.play.after == play.after
