@@ -199,18 +199,16 @@ def _misread(
     layout: Layout,
     read: ReadConfig,
     refusal: RefusalConfig,
-    *,
-    unsure_piles: bool = False,
 ) -> list[tuple[int, int, int]]:
     """The points (row, col, count seen, signed as ``layout``) where the board
     does not read back as ``layout``, the layout it was learned from. The
     model read with alone would confirm a checker standing where the layout
     has none (it learned that slot's look as empty): so the board is also
     read with every empty look borrowed from another point, and a point
-    that reading surely sees otherwise counts too. With ``unsure_piles``, a
-    line of five read unsurely as a pile is no misread (the start has no
-    piles; the pile reader may take a junction in the frame's shadow for a
-    checker's face, and says it is unsure); one read surely as a pile is."""
+    that reading surely sees otherwise counts too. A line of five read
+    unsurely as a pile is no misread (the start has no piles; the pile
+    reader may take a junction in the frame's shadow for a checker's face,
+    and says it is unsure); one read surely as a pile is."""
     counts = np.array([layout.top, layout.bottom], np.int64)
     direct = read_rectified(rectified, geometry, model, config=read, refusal_config=refusal)
     check = borrowed(model, measure(rectified, geometry), layout_states(layout, geometry.slots, exact=True) == EMPTY)
@@ -221,11 +219,7 @@ def _misread(
             want = int(abs(counts[r, c]))
             for reading, sure in ((direct, 0.0), (other, 0.5)):
                 seen = int(abs(reading.counts[r, c]))
-                piled = (
-                    unsure_piles
-                    and reading.pile_confidence is not None
-                    and reading.pile_confidence[r, c] < read.confident
-                )
+                piled = reading.pile_confidence is not None and reading.pile_confidence[r, c] < read.confident
                 if (min(seen, LINE) if want == LINE and piled else seen) != want and reading.confidence[r, c] >= sure:
                     found.append((r, c, int(np.sign(counts[r, c]) or 1) * seen))
                     break
@@ -299,8 +293,7 @@ def calibrate(
                 if not np.isfinite(score):
                     continue
                 # the starting position must read back as itself at this pitch
-                # (with empty looks borrowed from other points: no slot confirms
-                # itself), piles and all: the pitch that reads no pile on it is best
+                # (with empty looks borrowed from other points: no slot confirms itself)
                 wrong = len(_misread(rectified, geometry, model, layout, read, refusal))
                 key = (-wrong, score)
                 if best is None or key > best[0]:
@@ -317,7 +310,7 @@ def calibrate(
     sign = 1 if pos_light else -1
     problems = [
         f"{point_name(r, c)} (expected {(seen.top, seen.bottom)[r][c]:+d}, saw {sign * seen_count:+d})"
-        for r, c, seen_count in _misread(rectified, geometry, model, layout, read, refusal, unsure_piles=True)
+        for r, c, seen_count in _misread(rectified, geometry, model, layout, read, refusal)
     ]
     if reading.bar_light or reading.bar_dark:
         problems.append(f"bar (expected empty, saw {reading.bar_light} light and {reading.bar_dark} dark)")
