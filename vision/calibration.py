@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from vision.colours import EMPTY, LINE, ColourModel, borrowed, layout_states, learn_from_layout
+from vision.colours import EMPTY, ColourModel, borrowed, layout_states, learn_from_layout
 from vision.errors import CalibrationError, GeometryError, MarkerError
 from vision.features import estimate_pitch, measure, stack_pitch
 from vision.geometry import DEFAULT_WIDTH_PX, BoardGeometry, Image, Lens, make_geometry, rectify
@@ -205,10 +205,7 @@ def _misread(
     model read with alone would confirm a checker standing where the layout
     has none (it learned that slot's look as empty): so the board is also
     read with every empty look borrowed from another point, and a point
-    that reading surely sees otherwise counts too. A line of five read
-    unsurely as a pile is no misread (the start has no piles; the pile
-    reader may take a junction in the frame's shadow for a checker's face,
-    and says it is unsure); one read surely as a pile is."""
+    that reading surely sees otherwise counts too."""
     counts = np.array([layout.top, layout.bottom], np.int64)
     direct = read_rectified(rectified, geometry, model, config=read, refusal_config=refusal)
     check = borrowed(model, measure(rectified, geometry), layout_states(layout, geometry.slots, exact=True) == EMPTY)
@@ -216,13 +213,10 @@ def _misread(
     found = []
     for r in range(2):
         for c in range(12):
-            want = int(abs(counts[r, c]))
-            for reading, sure in ((direct, 0.0), (other, 0.5)):
-                seen = int(abs(reading.counts[r, c]))
-                piled = reading.pile_confidence is not None and reading.pile_confidence[r, c] < read.confident
-                if (min(seen, LINE) if want == LINE and piled else seen) != want and reading.confidence[r, c] >= sure:
-                    found.append((r, c, int(np.sign(counts[r, c]) or 1) * seen))
-                    break
+            if np.abs(direct.counts[r, c]) != np.abs(counts[r, c]):
+                found.append((r, c, int(np.sign(counts[r, c]) or 1) * int(abs(direct.counts[r, c]))))
+            elif np.abs(other.counts[r, c]) != np.abs(counts[r, c]) and other.confidence[r, c] >= 0.5:
+                found.append((r, c, int(np.sign(counts[r, c]) or 1) * int(abs(other.counts[r, c]))))
     return found
 
 
