@@ -325,11 +325,12 @@ def judge_reading(
                 & (smallest_change > config.min_change)
                 & (changes.distance >= config.changed_share * smallest_change)
                 & (p < 0.5)
+                & ~ended
             )
         counts = np.array([layout.top, layout.bottom], np.int64)
         # the slots this outcome changes: the photo must show the move surely
         moved = known & (before_states != UNKNOWN) & (states != before_states)
-        weak = ((((p < config.support) | (moved & (p < config.move_support))) & ~shown) | unexplained) & ~ended
+        weak = (((p < config.support) | (moved & (p < config.move_support))) & ~shown & ~ended) | unexplained
         # a pile the two frames count differently from how the outcome changes
         # it (piles are counted unsurely, but alike in both frames): a checker
         # laid on a pile or taken off it that the outcome does not move
@@ -368,7 +369,7 @@ def judge_reading(
                 bar_contradicted=bar_sure
                 and (layout.bar_light, layout.bar_dark) != (seen_reading.bar_light, seen_reading.bar_dark),
                 weak=np.asarray(weak.any(axis=-1), np.bool_) | pile_moved,
-                unexplained=bool((unexplained & ~ended).any()),
+                unexplained=bool(unexplained.any()),
                 log_likelihood=float(np.log(np.maximum(p, 1e-6)).sum()),
                 visible=visible,
             )
