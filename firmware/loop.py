@@ -262,8 +262,11 @@ class RefereeLoop:
         self._check_started_s = 0.0
         self._told_unsteady = False
         self._refused_since_s: float | None = None
+        # the frame before the move and its reading (None: not read yet), and the last judged frame's
         self._before_image: npt.NDArray[np.uint8] | None = None
+        self._before_reading: Reading | None = None
         self._judged_image: npt.NDArray[np.uint8] | None = None
+        self._judged_reading: Reading | None = None
         self.last_frame: Frame | None = None
         self._camera_faults: frozenset[Fault] = frozenset() if source is not None else frozenset({Fault.CAMERA_LOST})
         if calibration is None:
@@ -450,7 +453,8 @@ class RefereeLoop:
         for effect in effects:
             if isinstance(effect, ref.JournalEvent):
                 if isinstance(effect.event, Played):
-                    self._before_image = self._judged_image  # what stands on the board now
+                    # what stands on the board now
+                    self._before_image, self._before_reading = self._judged_image, self._judged_reading
                 if self.writer is not None:
                     written = self.writer.event(effect.event, effect.now_ns, effect.timed)
                     if effect.durable:
@@ -464,6 +468,7 @@ class RefereeLoop:
                 header["seating"] = effect.seating.to_json()
                 self.writer = JournalWriter(self.journal_path, header, sync=self.journal_sync)
                 self._before_image = self.last_frame.image if self.last_frame is not None else None
+                self._before_reading = None
             elif isinstance(effect, ref.RollDice):
                 dice = self.roller.opening() if effect.opening else self.roller.roll()
                 self.dispatch(ref.DiceRolled(dice))
@@ -558,7 +563,7 @@ class RefereeLoop:
         elif reading is not None and refusal is None:
             self.dispatch(ref.BoardSeen(reading.layout()))
             if self.state.mode == ref.Mode.OPENING:
-                self._before_image = frame.image
+                self._before_image, self._before_reading = frame.image, reading
 
     def _read(self, image: npt.NDArray[np.uint8]) -> Reading | None:
         """The stability gate's reader."""
@@ -573,8 +578,10 @@ class RefereeLoop:
         self._set_camera_faults(faults)
 
     def _judge(self, frame: Frame, reading: Reading) -> None:
-        """Judge the gate's steady reading of ``frame``, with the changes since the frame before the move."""
+        """Judge the gate's steady reading of ``frame``, with the frame before the move: the
+        changes since, and its reading (piles are counted alike in both)."""
         from vision.judge import judge_reading, slot_changes
+        from vision.read import read_board
 
         check = self._check
         assert check is not None and self.calibration is not None
@@ -582,8 +589,17 @@ class RefereeLoop:
         changes = None
         if self._before_image is not None:
             changes = slot_changes(self._before_image, frame.image, self.calibration)
+            if self._before_reading is None:
+                self._before_reading = read_board(self._before_image, self.calibration)
         verdict = judge_reading(
-            check.before, check.dice, reading, mover=check.colour, home=check.home, rules=rules, changes=changes
+            check.before,
+            check.dice,
+            reading,
+            mover=check.colour,
+            home=check.home,
+            rules=rules,
+            changes=changes,
+            before_reading=self._before_reading if changes is not None else None,
         )
         if verdict.verdict == "illegal" and changes is not None:
             # A false "illegal" is the one thing players do not forgive: an illegal verdict must also
@@ -615,7 +631,8 @@ class RefereeLoop:
         self._check = None
         self.verdict_latency_s.append(self.clock.now() - self._check_started_s)
         readable = verdict.reading is not None and verdict.reading.refusal is None
-        self._judged_image = frame.image if readable else None  # the next move's "before" frame
+        # the next move's "before" frame
+        self._judged_image, self._judged_reading = (frame.image, verdict.reading) if readable else (None, None)
         self.dispatch(ref.VerdictReady(verdict, self._seen(verdict, check)))
 
     def _seen(self, verdict: PhotoVerdict, check: ref.TakeVerdict) -> Position | None:

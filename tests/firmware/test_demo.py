@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+import vision.judge
 from firmware import referee as ref
 from firmware.cli import main
 from firmware.commands.demo import build
@@ -16,7 +18,15 @@ from firmware.simplayers import ended
 from firmware.terminal import TerminalView
 
 
-def test_demo_whole_match_through_rendered_frames(tmp_path: Path) -> None:
+def test_demo_whole_match_through_rendered_frames(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    judged: list[dict[str, Any]] = []
+    judge_reading = vision.judge.judge_reading
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        judged.append(kwargs)
+        return judge_reading(*args, **kwargs)
+
+    monkeypatch.setattr(vision.judge, "judge_reading", spy)
     journal = tmp_path / "journal.jsonl"
     clock = FakeClock()
     loop, players, strip = build(seed=1, length=1, journal=journal, clock=clock)
@@ -33,6 +43,9 @@ def test_demo_whole_match_through_rendered_frames(tmp_path: Path) -> None:
     assert "camera fault: camera_lost" in said and "the view is back" in said
     assert len(loop.verdict_latency_s) > 20  # every move judged from camera frames
     assert max(loop.verdict_latency_s) < 30.0
+    # each move is judged with the frame before it: the changes since, and its reading
+    with_before = [k for k in judged if k.get("changes") is not None]
+    assert len(with_before) > 20 and all(k.get("before_reading") is not None for k in with_before)
     replayed = rebuild(load(journal))
     assert replayed.state == loop.state.timed.state
     assert len(strip.frames) == 1 and any(any(p) for p in strip.latest)
