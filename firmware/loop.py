@@ -566,10 +566,22 @@ class RefereeLoop:
                 self._before_image, self._before_reading = frame.image, reading
 
     def _read(self, image: npt.NDArray[np.uint8]) -> Reading | None:
-        """The stability gate's reader."""
+        """The stability gate's reader; while a move is checked, against the frame before it
+        (only what changed since can be a hand over the board)."""
         from vision.read import read_board
 
-        return None if self.calibration is None else read_board(image, self.calibration)
+        if self.calibration is None:
+            return None
+        since = self._before() if self.state.mode == ref.Mode.CHECKING and self._check is not None else None
+        return read_board(image, self.calibration, since=since)
+
+    def _before(self) -> Reading | None:
+        """The reading of the frame before the move (read once, where the loop has none)."""
+        from vision.read import read_board
+
+        if self._before_image is not None and self._before_reading is None and self.calibration is not None:
+            self._before_reading = read_board(self._before_image, self.calibration)
+        return self._before_reading
 
     def _reading_faults(self, reason: str | None) -> None:
         faults = self._camera_faults - _READ_FAULTS
@@ -581,7 +593,6 @@ class RefereeLoop:
         """Judge the gate's steady reading of ``frame``, with the frame before the move: the
         changes since, and its reading (piles are counted alike in both)."""
         from vision.judge import judge_reading, slot_changes
-        from vision.read import read_board
 
         check = self._check
         assert check is not None and self.calibration is not None
@@ -589,8 +600,6 @@ class RefereeLoop:
         changes = None
         if self._before_image is not None:
             changes = slot_changes(self._before_image, frame.image, self.calibration)
-            if self._before_reading is None:
-                self._before_reading = read_board(self._before_image, self.calibration)
         verdict = judge_reading(
             check.before,
             check.dice,
@@ -599,7 +608,7 @@ class RefereeLoop:
             home=check.home,
             rules=rules,
             changes=changes,
-            before_reading=self._before_reading if changes is not None else None,
+            before_reading=self._before() if changes is not None else None,
         )
         if verdict.verdict == "illegal" and changes is not None:
             # A false "illegal" is the one thing players do not forgive: an illegal verdict must also

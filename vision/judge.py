@@ -489,15 +489,13 @@ def judge_photo(
         return judge_reading(
             before, dice, reading, mover=mover, home=home, rules=rules, config=config, allow_illegal=False
         )
-    reading = read_board(image, calibration)
-    if before_image is not None and reading.refusal is None:
-        before_reading = read_board(before_image, calibration)
-        if before_reading.refusal is not None:
-            # no change can be measured against it: the photo must do alone
-            log.info(
-                "the frame before the move is refused (%s): judging the photo alone", before_reading.refusal.reason
-            )
-            return judge_reading(before, dice, reading, mover=mover, home=home, rules=rules, config=config)
+    before_reading = None if before_image is None else read_board(before_image, calibration)
+    if before_reading is not None and before_reading.refusal is not None:
+        # no change can be measured against it: the photo must do alone
+        log.info("the frame before the move is refused (%s): judging the photo alone", before_reading.refusal.reason)
+        before_image = before_reading = None
+    reading = read_board(image, calibration, since=before_reading)
+    if before_image is not None and before_reading is not None and reading.refusal is None:
         changes = slot_changes(before_image, image, calibration, config=config)
         return judge_reading(
             before,

@@ -199,6 +199,22 @@ def unexplained(
     return np.asarray(opened, np.bool_)
 
 
+def changed(frame: FloatArray, before: FloatArray, threshold: float) -> BoolArray:
+    """(h', w') where ``frame`` differs from ``before`` (both (h', w', 3) Lab
+    thumbnails of the same camera) by more than ``threshold``, over 3x3."""
+    distance = cv2.blur(np.sqrt(((frame - before) ** 2).sum(axis=-1)), (3, 3))
+    return np.asarray(distance > threshold, np.bool_)
+
+
+def slots_touching(mask: BoolArray, features: SlotFeatures) -> BoolArray:
+    """(2, 12, S) the slots with a pixel of ``mask`` (h', w') within their square."""
+    grown = cv2.dilate(mask.astype(np.uint8), np.ones((PATCH, PATCH), np.uint8))
+    h, w = mask.shape
+    x = np.clip(np.rint(features.slot_xy[..., 0]).astype(np.intp), 0, w - 1)
+    y = np.clip(np.rint(features.slot_xy[..., 1]).astype(np.intp), 0, h - 1)
+    return np.asarray(grown[y, x] > 0, np.bool_)
+
+
 def largest_blob(mask: BoolArray) -> tuple[int, BoolArray]:
     """Area (px) of the largest connected region of ``mask`` and that region."""
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)

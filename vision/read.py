@@ -37,10 +37,12 @@ from vision.layout import Layout
 from vision.occlusion import (
     borrowed_area,
     care_mask,
+    changed,
     covered_points,
     largest_blob,
     line_area,
     paste_checkers,
+    slots_touching,
     unexplained,
 )
 from vision.refusal import (
@@ -152,6 +154,8 @@ class Reading:
     """(2, 12, S, 3) distance of each slot from each class's look, in spreads."""
     pile_confidence: FloatArray | None = field(default=None, repr=False)
     """(2, 12) how sure the count of a full line (five or more) is; 0 elsewhere."""
+    thumbnail: FloatArray | None = field(default=None, repr=False)
+    """(h', w', 3) Lab: the rectified frame as the slots were measured on it."""
 
     @property
     def refused(self) -> bool:
@@ -172,6 +176,7 @@ class Reading:
             rectified=None if self.rectified is None else self.rectified[::-1, ::-1].copy(),
             slot_z=None if self.slot_z is None else self.slot_z[::-1, ::-1].copy(),
             pile_confidence=None if self.pile_confidence is None else self.pile_confidence[::-1, ::-1].copy(),
+            thumbnail=None if self.thumbnail is None else self.thumbnail[::-1, ::-1].copy(),
         )
 
     def layout(self) -> Layout:
@@ -486,6 +491,7 @@ def read_rectified(
     reference: dict[str, Any] | None = None,
     empty: FloatArray | None = None,
     borrowed: BoolArray | None = None,
+    since: FloatArray | None = None,
 ) -> Reading:
     """Read a rectified board (height, width, 3) BGR uint8: exposure and
     sharpness refusals first, and with a calibration's ``reference`` a dice
@@ -494,7 +500,10 @@ def read_rectified(
     the calibration's thumbnail of the empty board (see
     :mod:`vision.occlusion`), to refuse frames where something covers it;
     ``borrowed``: the slots (2, 12, S) occupied when it was made, whose
-    empty look was borrowed from other points and is less sure."""
+    empty look was borrowed from other points and is less sure; ``since``:
+    the thumbnail of the frame before, read and not refused (a fixed
+    camera), so that only what changed since can be something covering
+    the board."""
     refusal = check_exposure(rectified, config=refusal_config, reference=reference)
     if refusal is None:
         refusal = check_sharpness(rectified, reference=reference, config=refusal_config)
@@ -513,6 +522,12 @@ def read_rectified(
     judged = np.ones(nearest.shape, np.bool_)
     judged[:, :, 1:] = prob[:, :, :-1, EMPTY] >= 0.5
     judged[:, :, LINE:] = False
+    # with the frame before (a fixed camera), only what changed since can be
+    # something reaching in: the rest was there when that frame was read
+    new = None
+    if since is not None and since.shape == features.thumbnail.shape:
+        new = changed(features.thumbnail, since, refusal_config.occlusion_change)
+        judged &= slots_touching(new, features)
     refusal = check_occlusion(
         judged & (nearest > config.unexplained_spreads),
         occluded_slots=config.occluded_slots,
@@ -541,7 +556,7 @@ def read_rectified(
         colours = np.where(prob[..., LIGHT] >= prob[..., DARK], LIGHT, DARK).astype(np.int8)
         piles = (np.abs(counts) > LINE) & (pile_confidence >= config.pile_known)
         refusal, unsure = _check_covered(
-            features, model, checkers, colours, counts, piles, bar_occupied, empty, borrowed, refusal_config
+            features, model, checkers, colours, counts, piles, bar_occupied, empty, borrowed, new, refusal_config
         )
         loose |= unsure
     confidence = np.where(loose, np.minimum(confidence, config.loose_confidence), confidence).astype(np.float32)
@@ -560,6 +575,7 @@ def read_rectified(
         rectified=rectified,
         slot_z=slot_z,
         pile_confidence=pile_confidence,
+        thumbnail=features.thumbnail,
     )
 
 
@@ -587,6 +603,7 @@ def _check_covered(
     bar_occupied: npt.NDArray[np.bool_],
     empty: FloatArray,
     borrowed: BoolArray | None,
+    new: BoolArray | None,
     config: RefusalConfig,
 ) -> tuple[Refusal | None, npt.NDArray[np.bool_]]:
     """``hand_over_board`` where the frame departs from the board the reading
@@ -595,7 +612,11 @@ def _check_covered(
     one checker's room, it is a checker misread (in glare, leaning on the
     next point), not a hand, and only the points it touches are unsure.
     The lines of the ``piles`` (2, 12) counted surely are not judged: their
-    upper layer lies over the line as no pasted checker does."""
+    upper layer lies over the line as no pasted checker does. Where ``new``
+    (h', w') marks what changed since the frame before, only that can be a
+    hand: what departs but did not change was there then, when that frame
+    passed this check (light, a checker misread in one of the two), and
+    leaves the points it touches unsure."""
     unsure = np.zeros((2, 12), np.bool_)
     if empty.shape != features.thumbnail.shape:
         return None, unsure
@@ -607,8 +628,15 @@ def _check_covered(
     residual = np.where(guessed, config.occlusion_checker_residual, config.occlusion_residual).astype(np.float32)
     strange = unexplained(features.thumbnail, expected, (care | discs) & ~line_area(features, piles), residual=residual)
     area, region = largest_blob(strange)
-    if area < config.occlusion_area * float(PATCH * PATCH):
+    least = config.occlusion_area * float(PATCH * PATCH)
+    if area < least:
         return None, unsure
+    if new is not None:
+        for r, c in covered_points(region, features):
+            unsure[r, c] = True
+        area, region = largest_blob(strange & new)
+        if area < least:
+            return None, unsure
     covered = covered_points(region, features)
     ys, xs = np.nonzero(region)
     if max(np.ptp(xs), np.ptp(ys)) + 1 <= config.occlusion_compact * PATCH:
@@ -620,9 +648,11 @@ def _check_covered(
     return Refusal("hand_over_board", f"something covers the board{where}: wait until it is clear", points), unsure
 
 
-def read_board(image: Image, calibration: Calibration) -> Reading:
+def read_board(image: Image, calibration: Calibration, *, since: Reading | None = None) -> Reading:
     """Read a camera frame (h, w, 3) BGR uint8 with a board's calibration:
-    refusals first (exposure, board moved, blur), then every point and the bar."""
+    refusals first (exposure, board moved, blur), then every point and the
+    bar. ``since``: the reading of an earlier frame of the same camera, not
+    refused: only what changed since then can be a hand over the board."""
     geometry = calibration.geometry
     rectified = rectify(image, geometry)
     refusal = check_exposure(rectified, config=calibration.refusal, reference=calibration.reference)
@@ -639,6 +669,7 @@ def read_board(image: Image, calibration: Calibration) -> Reading:
         reference=calibration.reference,
         empty=calibration.empty_board,
         borrowed=layout_states(calibration.start_layout, geometry.slots, exact=True) != EMPTY,
+        since=since.thumbnail if since is not None and since.refusal is None else None,
     )
     log.debug("read %s uncertain %s", reading.counts.tolist(), reading.uncertain)
     return reading

@@ -70,6 +70,10 @@ class RefusalConfig:
     #: checker misread (in glare, leaning on the next point) leaves its
     #: point unsure, no more.
     occlusion_compact: float = 1.35
+    #: With the frame before (a fixed camera), only what changed since by more
+    #: than this (Lab) can be something reaching in: the rest was there when
+    #: that frame was read and not refused.
+    occlusion_change: float = 16.0
     #: A circle with a radius of this many checker pitches or more (a checker's
     #: is half of one) ...
     cup_min_radius: float = 0.8

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 import vision.judge
+import vision.read
 from firmware import referee as ref
 from firmware.cli import main
 from firmware.commands.demo import build
@@ -27,6 +28,14 @@ def test_demo_whole_match_through_rendered_frames(tmp_path: Path, monkeypatch: p
         return judge_reading(*args, **kwargs)
 
     monkeypatch.setattr(vision.judge, "judge_reading", spy)
+    read: list[dict[str, Any]] = []
+    read_board = vision.read.read_board
+
+    def read_spy(*args: Any, **kwargs: Any) -> Any:
+        read.append(kwargs)
+        return read_board(*args, **kwargs)
+
+    monkeypatch.setattr(vision.read, "read_board", read_spy)
     journal = tmp_path / "journal.jsonl"
     clock = FakeClock()
     loop, players, strip = build(seed=1, length=1, journal=journal, clock=clock)
@@ -46,6 +55,8 @@ def test_demo_whole_match_through_rendered_frames(tmp_path: Path, monkeypatch: p
     # each move is judged with the frame before it: the changes since, and its reading
     with_before = [k for k in judged if k.get("changes") is not None]
     assert len(with_before) > 20 and all(k.get("before_reading") is not None for k in with_before)
+    # ... and while a move is checked, frames are read against it (only what changed can be a hand)
+    assert sum(k.get("since") is not None for k in read) > len(with_before)
     replayed = rebuild(load(journal))
     assert replayed.state == loop.state.timed.state
     assert len(strip.frames) == 1 and any(any(p) for p in strip.latest)

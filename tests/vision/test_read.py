@@ -351,6 +351,34 @@ def test_something_within_one_checkers_room_leaves_its_point_unsure_a_bigger_thi
     assert big.refusal is not None and big.refusal.reason == "hand_over_board"
 
 
+def test_with_the_frame_before_only_what_changed_since_can_be_a_hand() -> None:
+    """A fixed camera: what departs from the board but was there in the
+    frame before (read then, not refused) is no hand reaching in; it leaves
+    its points unsure. Something that arrived since is refused."""
+    board = plain_board("wood")
+    calibration = calibrated(board)
+    geometry = calibration.geometry
+    layout = light_layout(*game_position(5, 8))
+    image = board.shoot(layout, 5).image
+    clear = read_board(image, calibration)
+    assert clear.refusal is None
+    col = max(c for c in range(12) if layout.top[c] == 0 and f"top {c + 1}" not in clear.uncertain)
+    x, y = slot_centres(geometry)[0, col, 3]
+    pitch = geometry.pitch_px
+    # unlike the empty board over more than a checker; over two slots unlike anything
+    for size in (1.5, 2.0):
+        painted = _paint(image, geometry, (x, y), (size * pitch, size * pitch))
+        arrived = read_board(painted, calibration, since=clear)
+        assert arrived.refusal is not None and arrived.refusal.reason == "hand_over_board"
+        # the same thing in the frame before, which its reading let pass
+        there = replace(read_board(painted, calibration), refusal=None)
+        stayed = read_board(painted, calibration, since=there)
+        assert stayed.refusal is None
+        assert f"top {col + 1}" in stayed.uncertain
+        # a refused frame before is no reference
+        assert read_board(painted, calibration, since=read_board(painted, calibration)).refusal is not None
+
+
 def test_the_next_points_checkers_showing_at_a_slots_sides_do_not_count() -> None:
     rng = np.random.default_rng(0)
     empty = rng.uniform(40, 200, (PATCH, PATCH, 4)).astype(np.float32)
