@@ -82,6 +82,9 @@ class JudgeConfig:
     #: A slot the move changes that changed by at least this share of what the
     #: change of state would make shows the move, however unsurely it is read.
     changed_share: float = 0.6
+    #: A slot nearer the edge than a checker is that checker's colour unless
+    #: it is empty at least this surely (as :attr:`ReadConfig.clearly_empty`).
+    clearly_empty: float = 0.9
 
 
 @dataclass(frozen=True)
@@ -196,16 +199,17 @@ def slot_changes(
     return Changes(distance=template_distance(f_after.patches, f_before.patches), scale=scale)
 
 
-def along_lines(prob: FloatArray) -> FloatArray:
+def along_lines(prob: FloatArray, *, clearly_empty: float = JudgeConfig.clearly_empty) -> FloatArray:
     """Slot probabilities (2, 12, S, 3) as lines of checkers allow: a slot
-    not read as empty, nearer the edge than one read as a checker, is as
+    not clearly empty, nearer the edge than one read as a checker, is as
     likely that checker (checkers stand in a line from the edge; a face cut
-    by the frame or in a corner's shadow fits no look). An outcome with a
+    by the frame or in a corner's shadow fits no look, a white checker on a
+    white point's wide base looks much like the point). An outcome with a
     line that far is no likelier for it than the farther slot allows, and
     one without it is not helped."""
     out = np.array(prob, np.float32)
     for k in range(out.shape[2] - 2, -1, -1):
-        unread = out[:, :, k, EMPTY] < 0.5
+        unread = out[:, :, k, EMPTY] < clearly_empty
         for colour in (LIGHT, DARK):
             out[:, :, k, colour] = np.where(
                 unread, np.maximum(out[:, :, k, colour], out[:, :, k + 1, colour]), out[:, :, k, colour]
@@ -245,7 +249,7 @@ def judge_reading(
         return point_name(1 - r, 11 - c) if turned else point_name(r, c)
 
     plays = legal_plays(before, dice, rules)
-    prob = along_lines(seen_reading.slot_prob)
+    prob = along_lines(seen_reading.slot_prob, clearly_empty=config.clearly_empty)
     slots = prob.shape[2]
     before_layout = layout_from_position(before, mover=mover, home=bottom_home)
     before_states = layout_states(before_layout, slots)

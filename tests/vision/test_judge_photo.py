@@ -12,7 +12,7 @@ from engine.dice import Dice
 from engine.legal import LegalPlay, legal_plays
 from engine.position import Position
 from tests.vision.vision_boards import calibrated, game_position, light_layout, plain_board
-from vision.colours import DARK, EMPTY, layout_states
+from vision.colours import DARK, EMPTY, LIGHT, layout_states
 from vision.judge import Changes, along_lines, judge_photo, judge_reading
 from vision.layout import Layout, layout_from_position
 from vision.read import Reading
@@ -185,7 +185,7 @@ def test_a_checker_moved_that_the_outcome_leaves_alone_is_no_legal_play() -> Non
     as much as a change of state would: a checker moved that this outcome
     does not move (a move one pip too far); a nudge changes it less."""
     start, dice, play, reading, before_states, after_states, changed = _24_13()
-    row, col, slot = 1, 4, 1  # the 8-point's second checker, there before and after 24/13
+    row, col, slot = 1, 4, 2  # the 8-point's outermost checker, there before and after 24/13
     assert before_states[row, col, slot] == after_states[row, col, slot] != 0
     state = int(after_states[row, col, slot])
     reading.slot_prob[row, col, slot] = 0.0
@@ -241,6 +241,27 @@ def test_the_line_beyond_a_slot_helps_no_outcome_without_it() -> None:
     lined = along_lines(prob)
     assert lined[0, 0, 0, DARK] == 1.0 and lined[0, 0, 0, EMPTY] == 0.0
     assert (lined[0, 0, 1:] == prob[0, 0, 1:]).all() and (lined[1:] == prob[1:]).all()
+
+
+def test_a_slot_not_clearly_empty_nearer_the_edge_than_a_checker_is_that_checker() -> None:
+    """A white checker on a white point's wide base looks much like the
+    point: read as empty, but not surely, before checkers of a line it is
+    one of them; clearly empty, it is not."""
+    prob = np.zeros((2, 12, 6, 3), np.float32)
+    prob[..., EMPTY] = 1.0
+    prob[0, 0, :3] = (0.8, 0.2, 0.0), (0.0, 1.0, 0.0), (0.0, 1.0, 0.0)
+    assert along_lines(prob)[0, 0, 0, LIGHT] == 1.0
+    prob[0, 0, 0] = (0.95, 0.05, 0.0)
+    assert along_lines(prob)[0, 0, 0, LIGHT] == pytest.approx(0.05)
+    start, dice, play, reading, before_states, after_states, changed = _24_13()
+    row, col = next((r, c) for r in range(2) for c in range(12) if (after_states[r, c, :3] > 0).all())
+    colour = int(after_states[row, col, 0])
+    reading.slot_prob[row, col, 0] = 0.0
+    reading.slot_prob[row, col, 0, (EMPTY, colour)] = (0.8, 0.2)
+    kept = judge_reading(start, dice, reading)
+    assert kept.verdict == "legal" and kept.play is not None and kept.play.after == play.after
+    reading.slot_prob[row, col, 0, (EMPTY, colour)] = (0.95, 0.05)
+    assert judge_reading(start, dice, reading).verdict != "legal"
 
 
 def test_the_slot_past_a_line_bears_it_out_where_it_surely_holds_no_further_checker() -> None:
