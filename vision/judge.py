@@ -317,7 +317,13 @@ def judge_reading(
             bad = bad | (must_change & still)
             # ... and one that changed as much as the move would change it: the
             # move shows there, even where the slot itself is not read surely
-            shown = must_change & (changes.distance >= config.changed_share * expected) & (expected > config.min_change)
+            # (where a checker looks much like the point under it, so that the
+            # change of state is small, one that changed more than that)
+            shown = (
+                must_change
+                & (changes.distance >= config.changed_share * expected)
+                & (np.maximum(expected, changes.distance) > config.min_change)
+            )
             # ... and one the outcome leaves as it was that changed as much as
             # a change of state would, and is read otherwise now: a checker
             # moved there that this outcome does not move (a nudge changes a

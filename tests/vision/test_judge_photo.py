@@ -178,6 +178,13 @@ def test_a_slot_read_unsurely_that_changed_as_the_move_would_shows_the_move() ->
     assert shown.verdict == "legal" and shown.play is not None and shown.play.after == play.after
     distance[row, col, slot] = 5.0  # ... but where it did not change, no
     assert judge_reading(start, dice, reading, changes=Changes(distance=distance, scale=scale)).verdict != "legal"
+    # a checker that looks much like the point under it: the change of state is small ...
+    scale[row, col, slot] = 8.0
+    distance[row, col, slot] = 20.0  # ... and the slot changed more than noise: the move shows
+    small = judge_reading(start, dice, reading, changes=Changes(distance=distance, scale=scale))
+    assert small.verdict == "legal" and small.play is not None and small.play.after == play.after
+    distance[row, col, slot] = 7.0  # ... a change of noise's size shows nothing
+    assert judge_reading(start, dice, reading, changes=Changes(distance=distance, scale=scale)).verdict != "legal"
 
 
 def test_a_checker_moved_that_the_outcome_leaves_alone_is_no_legal_play() -> None:
