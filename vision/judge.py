@@ -302,6 +302,7 @@ def judge_reading(
             proof = bad
         shown = np.zeros(bad.shape, np.bool_)
         unexplained = np.zeros(bad.shape, np.bool_)
+        settled = np.zeros(bad.shape, np.bool_)
         if changes is not None:
             # a slot the outcome must change but that clearly did not change
             # (the converse is no evidence: players nudge checkers they do not move)
@@ -324,23 +325,19 @@ def judge_reading(
                 & (changes.distance >= config.changed_share * expected)
                 & (np.maximum(expected, changes.distance) > config.min_change)
             )
-            # ... and one the outcome leaves as it was that changed as much as
-            # a change of state would, and is read otherwise now: a checker
-            # moved there that this outcome does not move (a nudge changes a
-            # slot less, and leaves its state)
-            unexplained = (
-                known
-                & (before_states != UNKNOWN)
-                & (states == before_states)
-                & (smallest_change > config.min_change)
-                & (changes.distance >= config.changed_share * smallest_change)
-                & (p < 0.5)
-                & ~ended
+            # ... and one the outcome leaves as it was is judged by how much it
+            # changed: as much as a change of state would, and read otherwise
+            # now, a checker moved there that this outcome does not move;
+            # less (a nudge), it is as it was, however unsurely it is read
+            kept = (
+                known & (before_states != UNKNOWN) & (states == before_states) & (smallest_change > config.min_change)
             )
+            settled = kept & (changes.distance < config.changed_share * smallest_change)
+            unexplained = kept & ~settled & (p < 0.5) & ~ended
         counts = np.array([layout.top, layout.bottom], np.int64)
         # the slots this outcome changes: the photo must show the move surely
         moved = known & (before_states != UNKNOWN) & (states != before_states)
-        weak = (((p < config.support) | (moved & (p < config.move_support))) & ~shown & ~ended) | unexplained
+        weak = (((p < config.support) | (moved & (p < config.move_support))) & ~shown & ~ended & ~settled) | unexplained
         # a pile the two frames count differently from how the outcome changes
         # it (piles are counted unsurely, but alike in both frames): a checker
         # laid on a pile or taken off it that the outcome does not move

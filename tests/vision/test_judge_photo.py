@@ -208,6 +208,25 @@ def test_a_checker_moved_that_the_outcome_leaves_alone_is_no_legal_play() -> Non
     assert moved.verdict == "refused" and moved.refusal is not None and "bottom 5" in moved.refusal.message
 
 
+def test_a_slot_the_outcome_leaves_alone_that_changed_less_than_a_checker_would_is_as_it_was() -> None:
+    """With the frame before, a slot the outcome leaves alone is judged by
+    how much it changed: read unsurely (the tip of a line in glare), but
+    changed only as a nudge changes it, it is as it was."""
+    start, dice, play, reading, before_states, after_states, changed = _24_13()
+    row, col, slot = 1, 4, 2  # the 8-point's outermost checker, there before and after 24/13
+    state = int(after_states[row, col, slot])
+    reading.slot_prob[row, col, slot] = 0.0
+    reading.slot_prob[row, col, slot, (EMPTY, state)] = (0.6, 0.1)  # fits neither look well
+    assert judge_reading(start, dice, reading).verdict == "refused"
+    scale = np.full((2, 12, 6, 3, 3), 40.0, np.float32)
+    distance = np.where(changed, 35.0, 2.0).astype(np.float32)
+    distance[row, col, slot] = 15.0  # more than a still slot, less than a checker's change
+    kept = judge_reading(start, dice, reading, changes=Changes(distance=distance, scale=scale))
+    assert kept.verdict == "legal" and kept.play is not None and kept.play.after == play.after
+    distance[row, col, slot] = 30.0  # as much as a checker leaving
+    assert judge_reading(start, dice, reading, changes=Changes(distance=distance, scale=scale)).verdict == "refused"
+
+
 def test_a_slot_that_did_not_change_shows_its_state_before_the_move() -> None:
     """A phantom on an empty point the move leaves alone (the base of a red
     point read as a red checker) refuses the photo alone; the frame before
