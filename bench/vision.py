@@ -167,6 +167,25 @@ def dump(folder: Path, name: str, image: np.ndarray, board: Board, truth: Layout
     (folder / f"{name}.truth.json").write_text(json.dumps(truth.to_dict()) + "\n")
 
 
+def dump_judged(
+    folder: Path,
+    name: str,
+    photo: tuple[np.ndarray, np.ndarray],
+    board: Board,
+    case: tuple[Position, Dice, str],
+    shown: Position,
+) -> None:
+    """:func:`dump` a photo judged (``photo``: it and the frame before the move)
+    with the case (the position before, the dice, the mover) and what it shows."""
+    image, before = photo
+    position, dice, mover = case
+    dump(folder, name, image, board, light_layout(shown, mover))
+    cv2.imwrite(str(folder / f"{name}.before.png"), before)
+    (folder / f"{name}.case.json").write_text(
+        json.dumps({"before": position.position_id(), "dice": [dice.first, dice.second], "mover": mover}) + "\n"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--n", type=int, default=1000, help="photos read (default 1000)")
@@ -177,7 +196,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--dump",
         metavar="DIR",
-        help="write the photos read wrong or refused to DIR, each with its calibration and true layout",
+        help="write the photos read wrong or refused, and those judged wrong or refused with the frame before, "
+        "to DIR, each with its calibration and true layout",
     )
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
@@ -299,6 +319,15 @@ def main(argv: list[str] | None = None) -> int:
                         f"verdict {verdict.verdict}"
                         f" {verdict.play.play if verdict.play else ''}: {why[:200]}"
                     )
+                if args.dump and use_before and not right_play:
+                    dump_judged(
+                        Path(args.dump),
+                        f"judged_{photos:05d}",
+                        (after_image, image),
+                        board,
+                        (position, dice, mover),
+                        chosen.after,
+                    )
                 if use_before:
                     # the same move played one pip too far: must never pass as legal
                     wrong = one_pip_further(rng, chosen.after, {lp.after for lp in plays})
@@ -317,17 +346,13 @@ def main(argv: list[str] | None = None) -> int:
                                 f"{caught.play.play if caught.play else ''}"
                             )
                         if args.dump and caught.verdict == "legal":
-                            stem = f"passed_{photos:05d}"
-                            dump(Path(args.dump), stem, wrong_image, board, light_layout(wrong, mover))
-                            cv2.imwrite(str(Path(args.dump) / f"{stem}.before.png"), image)
-                            (Path(args.dump) / f"{stem}.case.json").write_text(
-                                json.dumps(
-                                    {
-                                        "before": position.position_id(),
-                                        "dice": [dice.first, dice.second],
-                                        "mover": mover,
-                                    }
-                                )
+                            dump_judged(
+                                Path(args.dump),
+                                f"passed_{photos:05d}",
+                                (wrong_image, image),
+                                board,
+                                (position, dice, mover),
+                                wrong,
                             )
                     judged_b += 1
                     identified_b += right_play
