@@ -7,7 +7,9 @@ from the checkers the reading found, a frame must look like that empty board;
 where it departs from it over an area bigger than part of a checker,
 something unknown covers the board and the frame is refused. This covers the
 whole playing area, also the middle of the board where no checker stands;
-the checkers themselves are judged slot by slot (:mod:`vision.read`).
+the checkers themselves are judged slot by slot (:mod:`vision.read`). A fixed
+camera also has the frame before the move, read and not refused: only what
+changed since (:func:`changed`) can be something reaching in.
 """
 
 from __future__ import annotations
