@@ -206,7 +206,7 @@ def main(argv: list[str] | None = None) -> int:
     points_right = points_total = boards_right = boards_total = confident_wrong = 0
     bar_right = 0
     refused_clean: Counter[str] = Counter()
-    occluded_total = occluded_refused = 0
+    occluded_total = occluded_refused = occluded_refused_since = 0
     judged = identified = legal_called_illegal = judge_refused = 0
     judged_b = identified_b = legal_called_illegal_b = judge_refused_b = 0
     wrong_play = unmoved_accepted = unmoved_judged = 0
@@ -291,6 +291,11 @@ def main(argv: list[str] | None = None) -> int:
                     print(f"  {name} photo {photos}: a {occlusion} over the board, not refused")
                 if args.dump:
                     dump(Path(args.dump), f"occluded_{photos:05d}", hidden, board, truth)
+            # ... as the referee reads it: against the frame before (only what changed since can be a hand)
+            if read_board(hidden, board.calibration, since=reading).refusal is not None:
+                occluded_refused_since += 1
+            elif args.show_errors:
+                print(f"  {name} photo {photos}: a {occlusion} over the board, not refused against the frame before")
             # the photo judge: a random legal play from this position
             dice = Dice(rng.randint(1, 6), rng.randint(1, 6))
             plays = legal_plays(position, dice)
@@ -377,7 +382,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  bar right:                  {pct(bar_right, boards_total - sum(refused_clean.values()))}")
     print(f"  whole boards right:         {pct(boards_right, boards_total)}  (goal 97 %)")
     print(f"  clean photos refused:       {sum(refused_clean.values())} {dict(refused_clean)}")
-    print(f"  occluded photos refused:    {pct(occluded_refused, occluded_total)}  (goal 100 %)")
+    print(
+        f"  occluded photos refused:    {pct(occluded_refused, occluded_total)}  (goal 100 %); "
+        f"read against the frame before: {pct(occluded_refused_since, occluded_total)}"
+    )
     print(
         f"  judge, photo only:          identified {pct(identified, judged)}, refused {pct(judge_refused, judged)}, "
         f"legal called illegal {legal_called_illegal}"

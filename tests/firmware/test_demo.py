@@ -19,23 +19,22 @@ from firmware.simplayers import ended
 from firmware.terminal import TerminalView
 
 
-def test_demo_whole_match_through_rendered_frames(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    judged: list[dict[str, Any]] = []
-    judge_reading = vision.judge.judge_reading
+def _spy(monkeypatch: pytest.MonkeyPatch, module: Any, name: str) -> list[dict[str, Any]]:
+    """Record the keyword arguments of every call of ``module.name``."""
+    calls: list[dict[str, Any]] = []
+    real = getattr(module, name)
 
     def spy(*args: Any, **kwargs: Any) -> Any:
-        judged.append(kwargs)
-        return judge_reading(*args, **kwargs)
+        calls.append(kwargs)
+        return real(*args, **kwargs)
 
-    monkeypatch.setattr(vision.judge, "judge_reading", spy)
-    read: list[dict[str, Any]] = []
-    read_board = vision.read.read_board
+    monkeypatch.setattr(module, name, spy)
+    return calls
 
-    def read_spy(*args: Any, **kwargs: Any) -> Any:
-        read.append(kwargs)
-        return read_board(*args, **kwargs)
 
-    monkeypatch.setattr(vision.read, "read_board", read_spy)
+def test_demo_whole_match_through_rendered_frames(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    judged = _spy(monkeypatch, vision.judge, "judge_reading")
+    read = _spy(monkeypatch, vision.read, "read_board")
     journal = tmp_path / "journal.jsonl"
     clock = FakeClock()
     loop, players, strip = build(seed=1, length=1, journal=journal, clock=clock)
