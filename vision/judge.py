@@ -18,13 +18,15 @@ contradict an outcome. The verdict is
 
 With the frame from before the move (``before_image``), each slot's change is
 measured as well: a slot that clearly did not change contradicts an outcome
-that moves a checker there or away. A slot that changed is no proof against
-an outcome that leaves it alone (players nudge checkers they do not move),
-but where it changed as much as a moving checker would and is read otherwise
-now, that outcome rests on it unsurely, and loses to one the photo fits that
-explains every change. Piles past five are counted unsurely, but alike in
-both frames: where piles of one colour lose in the reading what others gain,
-an outcome that moves no checker so rests on them unsurely too.
+that moves a checker there or away, and one that changed as much as the
+move would shows the move however unsurely it is read. A slot that changed
+is no proof against an outcome that leaves it alone (players nudge checkers
+they do not move): where it changed less than a moving checker would, it is
+as it was; where as much, and it is read otherwise now, that outcome rests
+on it unsurely, and loses to one the photo fits that explains every change.
+Piles past five are counted unsurely, but alike in both frames: where piles
+of one colour lose in the reading what others gain, an outcome that moves no
+checker so rests on them unsurely too.
 """
 
 from __future__ import annotations
