@@ -23,10 +23,11 @@ move would shows the move however unsurely it is read. A slot that changed
 is no proof against an outcome that leaves it alone (players nudge checkers
 they do not move): where it changed less than a moving checker would, it is
 as it was; where as much, and it is read otherwise now, that outcome rests
-on it unsurely, and loses to one the photo fits that explains every change.
-Piles past five are counted unsurely, but alike in both frames: where piles
-of one colour lose in the reading what others gain, an outcome that moves no
-checker so rests on them unsurely too.
+on it unsurely, and loses to one the photo fits that explains every change
+(as does one that moves a checker where the slot changed less and reads as
+before: a hit that does not show). Piles past five are counted unsurely, but
+alike in both frames: where piles of one colour lose in the reading what
+others gain, an outcome that moves no checker so rests on them unsurely too.
 """
 
 from __future__ import annotations
@@ -153,7 +154,7 @@ class _Score:
     proven: npt.NDArray[np.bool_]  # (2, 12) contradicted points the reading is sure of as a whole
     bar_contradicted: bool
     weak: npt.NDArray[np.bool_]  # (2, 12) points the outcome rests on unsure slots for
-    unexplained: bool  # a slot changed as a checker moving would, where this outcome moves none
+    unexplained: bool  # a change this outcome does not explain, or a move of it that does not show
     log_likelihood: float
     visible: bool = True  # the photo shows the move itself (not only piles or the trays)
 
@@ -305,6 +306,7 @@ def judge_reading(
         shown = np.zeros(bad.shape, np.bool_)
         unexplained = np.zeros(bad.shape, np.bool_)
         settled = np.zeros(bad.shape, np.bool_)
+        unshown = np.zeros(bad.shape, np.bool_)
         if changes is not None:
             # a slot the outcome must change but that clearly did not change
             # (the converse is no evidence: players nudge checkers they do not move)
@@ -335,6 +337,9 @@ def judge_reading(
                 known & (before_states != UNKNOWN) & (states == before_states) & (smallest_change > config.min_change)
             )
             settled = kept & (changes.distance < config.changed_share * smallest_change)
+            # ... and one the outcome changes that changed less than the move
+            # would and is read as before: the move does not show there
+            unshown = must_change & ~shown & (expected > config.min_change) & (p < config.support)
             unexplained = kept & ~settled & (p < 0.5) & ~ended
         counts = np.array([layout.top, layout.bottom], np.int64)
         # the slots this outcome changes: the photo must show the move surely
@@ -378,7 +383,7 @@ def judge_reading(
                 bar_contradicted=bar_sure
                 and (layout.bar_light, layout.bar_dark) != (seen_reading.bar_light, seen_reading.bar_dark),
                 weak=np.asarray(weak.any(axis=-1), np.bool_) | pile_moved,
-                unexplained=bool(unexplained.any()),
+                unexplained=bool(unexplained.any() or unshown.any()),
                 log_likelihood=float(np.log(np.maximum(p, 1e-6)).sum()),
                 visible=visible,
             )
@@ -386,7 +391,8 @@ def judge_reading(
     consistent = sorted((s for s in scores if s.consistent), key=lambda s: -s.log_likelihood)
     if any(s.unexplained for s in consistent):
         # of outcomes the photo fits, one that explains every change beats one
-        # that leaves as it was a slot that changed as a moving checker would
+        # that leaves as it was a slot that changed as a moving checker would,
+        # or moves a checker where the slot changed less and reads as before
         consistent = [s for s in consistent if not s.unexplained] or consistent
     if len(consistent) > 1 and consistent[0].log_likelihood - consistent[1].log_likelihood >= config.likelier:
         consistent = consistent[:1]  # the photo fits one outcome far better than any other

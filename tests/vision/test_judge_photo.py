@@ -329,6 +329,32 @@ def test_of_two_outcomes_the_photo_fits_the_one_that_explains_every_change_wins(
     assert verdict.verdict == "legal" and verdict.play is not None and verdict.play.after == play.after
 
 
+def test_of_two_outcomes_the_photo_fits_one_whose_move_does_not_show_loses() -> None:
+    """Hit or no hit: two outcomes fit an unsure photo about as well; where
+    one of them moves checkers, the slots changed less than a moving checker
+    would and read as before: that one is not the play."""
+    start, dice, play, reading, before_states, after_states, changed = _24_13()
+    other = next(lp for lp in legal_plays(start, dice) if str(lp.play) == "13/7 8/3")
+    other_states = layout_states(layout_from_position(other.after), 6)
+    known = (after_states >= 0) & (other_states >= 0)
+    mine = known & (after_states != before_states) & (other_states == before_states)
+    theirs = known & (other_states != before_states) & (after_states == before_states)
+    assert mine.any() and theirs.any()
+    for slots, likelier, less, p in (
+        (mine, after_states, before_states, 0.65),
+        (theirs, before_states, other_states, 0.55),
+    ):
+        for r, c, k in zip(*np.nonzero(slots), strict=True):
+            reading.slot_prob[r, c, k] = 0.0
+            reading.slot_prob[r, c, k, likelier[r, c, k]] = p
+            reading.slot_prob[r, c, k, less[r, c, k]] = 0.22 if slots is theirs else 1 - p
+    scale = np.full((2, 12, 6, 3, 3), 40.0, np.float32)
+    distance = np.where(mine, 20.0, np.where(theirs, 15.0, 1.0)).astype(np.float32)  # neither still nor shown
+    assert judge_reading(start, dice, reading).verdict == "refused"  # the photo alone cannot tell
+    verdict = judge_reading(start, dice, reading, changes=Changes(distance=distance, scale=scale))
+    assert verdict.verdict == "legal" and verdict.play is not None and verdict.play.after == play.after
+
+
 def test_a_checker_moved_from_pile_to_pile_that_the_outcome_does_not_move_is_no_legal_play() -> None:
     """Piles are counted unsurely, but alike in both frames: where one pile
     loses in the reading what another of its colour gains, and the outcome
