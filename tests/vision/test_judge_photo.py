@@ -306,17 +306,27 @@ def test_the_slot_past_a_line_bears_it_out_where_it_surely_holds_no_further_chec
     assert judge_reading(start, dice, reading).verdict == "refused"
 
 
-def test_of_two_outcomes_the_photo_fits_the_one_that_explains_every_change_wins() -> None:
-    """Two outcomes fit an unsure photo about as well; the frame before the
-    move shows that slots changed as moving checkers would where only one of
-    them moves any: that one is the play."""
-    start, dice, play, reading, before_states, after_states, changed = _24_13()
+def _24_13_or_13_7_8_3() -> tuple[
+    Position, Dice, LegalPlay, Reading, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray
+]:
+    """:func:`_24_13` and another legal play with 6-5, 13/7 8/3: the slot
+    states (2, 12, 6) after it, and the slots only 24/13 changes and only
+    13/7 8/3 changes."""
+    start, dice, play, reading, before_states, after_states, _ = _24_13()
     other = next(lp for lp in legal_plays(start, dice) if str(lp.play) == "13/7 8/3")
     other_states = layout_states(layout_from_position(other.after), 6)
     known = (after_states >= 0) & (other_states >= 0)
     mine = known & (after_states != before_states) & (other_states == before_states)
     theirs = known & (other_states != before_states) & (after_states == before_states)
     assert mine.any() and theirs.any()
+    return start, dice, play, reading, before_states, after_states, other_states, mine, theirs
+
+
+def test_of_two_outcomes_the_photo_fits_the_one_that_explains_every_change_wins() -> None:
+    """Two outcomes fit an unsure photo about as well; the frame before the
+    move shows that slots changed as moving checkers would where only one of
+    them moves any: that one is the play."""
+    start, dice, play, reading, before_states, after_states, other_states, mine, theirs = _24_13_or_13_7_8_3()
     for slots, likelier, less in ((mine, after_states, other_states), (theirs, before_states, other_states)):
         for r, c, k in zip(*np.nonzero(slots), strict=True):
             reading.slot_prob[r, c, k] = 0.0
@@ -333,13 +343,7 @@ def test_of_two_outcomes_the_photo_fits_one_whose_move_does_not_show_loses() -> 
     """Hit or no hit: two outcomes fit an unsure photo about as well; where
     one of them moves checkers, the slots changed less than a moving checker
     would and read as before: that one is not the play."""
-    start, dice, play, reading, before_states, after_states, changed = _24_13()
-    other = next(lp for lp in legal_plays(start, dice) if str(lp.play) == "13/7 8/3")
-    other_states = layout_states(layout_from_position(other.after), 6)
-    known = (after_states >= 0) & (other_states >= 0)
-    mine = known & (after_states != before_states) & (other_states == before_states)
-    theirs = known & (other_states != before_states) & (after_states == before_states)
-    assert mine.any() and theirs.any()
+    start, dice, play, reading, before_states, after_states, other_states, mine, theirs = _24_13_or_13_7_8_3()
     for slots, likelier, less, p in (
         (mine, after_states, before_states, 0.65),
         (theirs, before_states, other_states, 0.55),
