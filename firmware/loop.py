@@ -598,8 +598,10 @@ class RefereeLoop:
         assert check is not None and self.calibration is not None
         rules = self.settings.match.rules
         changes = None
-        if self._before_image is not None:
-            changes = slot_changes(self._before_image, frame.image, self.calibration)
+        before = self._before()
+        # as judge_photo: a refused frame before is no reference, and the photo must do alone
+        if before is not None and before.refusal is None and before.features and reading.features:
+            changes = slot_changes(before.features, reading.features, self.calibration)
         verdict = judge_reading(
             check.before,
             check.dice,
@@ -608,7 +610,7 @@ class RefereeLoop:
             home=check.home,
             rules=rules,
             changes=changes,
-            before_reading=self._before() if changes is not None else None,
+            before_reading=before if changes is not None else None,
         )
         if verdict.verdict == "illegal" and changes is not None:
             # A false "illegal" is the one thing players do not forgive: an illegal verdict must also

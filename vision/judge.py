@@ -46,8 +46,8 @@ from engine.rules import STANDARD, Rules
 from vision.calibration import Calibration
 from vision.colours import DARK, EMPTY, LIGHT, LINE, UNKNOWN, layout_states, template_distance
 from vision.errors import GeometryError
-from vision.features import measure
-from vision.geometry import Image, rectify
+from vision.features import SlotFeatures
+from vision.geometry import Image
 from vision.layout import Home, Layout, Mover, layout_from_position
 from vision.read import Reading, geometry_from_corners, point_name, read_board, read_with_corners
 from vision.refusal import Refusal
@@ -183,23 +183,21 @@ class Changes:
 
 
 def slot_changes(
-    before: Image, after: Image, calibration: Calibration, *, config: JudgeConfig = JudgeConfig()
+    before: SlotFeatures, after: SlotFeatures, calibration: Calibration, *, config: JudgeConfig = JudgeConfig()
 ) -> Changes:
-    """How much each slot changed between two frames (h, w, 3) of the same
-    calibrated board, against how much a change of state would change it."""
-    geometry = calibration.geometry
-    f_before = measure(rectify(before, geometry), geometry)
-    f_after = measure(rectify(after, geometry), geometry)
-    model = calibration.colours.resized(geometry.slots)
-    h, w = f_before.thumbnail.shape[:2]
-    light, dark = model.checker_templates((f_before.slot_xy / np.array([w, h], np.float32)).astype(np.float32))
+    """How much each slot changed between two frames of the same calibrated
+    board (their slots as read: :attr:`Reading.features`), against how much
+    a change of state would change it."""
+    model = calibration.colours.resized(calibration.geometry.slots)
+    h, w = before.thumbnail.shape[:2]
+    light, dark = model.checker_templates((before.slot_xy / np.array([w, h], np.float32)).astype(np.float32))
     templates = [model.background, light, dark]
     scale = np.zeros(model.background.shape[:3] + (3, 3), np.float32)
     for i in range(3):
         for j in range(3):
             if i != j:
                 scale[..., i, j] = template_distance(templates[i], templates[j])
-    return Changes(distance=template_distance(f_after.patches, f_before.patches), scale=scale)
+    return Changes(distance=template_distance(after.patches, before.patches), scale=scale)
 
 
 def along_lines(prob: FloatArray, *, clearly_empty: float = JudgeConfig.clearly_empty) -> FloatArray:
@@ -508,10 +506,10 @@ def judge_photo(
     if before_reading is not None and before_reading.refusal is not None:
         # no change can be measured against it: the photo must do alone
         log.info("the frame before the move is refused (%s): judging the photo alone", before_reading.refusal.reason)
-        before_image = before_reading = None
+        before_reading = None
     reading = read_board(image, calibration, since=before_reading)
-    if before_image is not None and before_reading is not None and reading.refusal is None:
-        changes = slot_changes(before_image, image, calibration, config=config)
+    if before_reading is not None and before_reading.features and reading.features and reading.refusal is None:
+        changes = slot_changes(before_reading.features, reading.features, calibration, config=config)
         return judge_reading(
             before,
             dice,

@@ -154,8 +154,8 @@ class Reading:
     """(2, 12, S, 3) distance of each slot from each class's look, in spreads."""
     pile_confidence: FloatArray | None = field(default=None, repr=False)
     """(2, 12) how sure the count of a full line (five or more) is; 0 elsewhere."""
-    thumbnail: FloatArray | None = field(default=None, repr=False)
-    """(h', w', 3) Lab: the rectified frame as the slots were measured on it."""
+    features: SlotFeatures | None = field(default=None, repr=False)
+    """The slots as measured on the frame (not turned by :meth:`turned`)."""
 
     @property
     def refused(self) -> bool:
@@ -176,7 +176,6 @@ class Reading:
             rectified=None if self.rectified is None else self.rectified[::-1, ::-1].copy(),
             slot_z=None if self.slot_z is None else self.slot_z[::-1, ::-1].copy(),
             pile_confidence=None if self.pile_confidence is None else self.pile_confidence[::-1, ::-1].copy(),
-            thumbnail=None if self.thumbnail is None else self.thumbnail[::-1, ::-1].copy(),
         )
 
     def layout(self) -> Layout:
@@ -575,7 +574,7 @@ def read_rectified(
         rectified=rectified,
         slot_z=slot_z,
         pile_confidence=pile_confidence,
-        thumbnail=features.thumbnail,
+        features=features,
     )
 
 
@@ -669,7 +668,7 @@ def read_board(image: Image, calibration: Calibration, *, since: Reading | None 
         reference=calibration.reference,
         empty=calibration.empty_board,
         borrowed=layout_states(calibration.start_layout, geometry.slots, exact=True) != EMPTY,
-        since=since.thumbnail if since is not None and since.refusal is None else None,
+        since=since.features.thumbnail if since is not None and since.refusal is None and since.features else None,
     )
     log.debug("read %s uncertain %s", reading.counts.tolist(), reading.uncertain)
     return reading
