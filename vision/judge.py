@@ -27,13 +27,15 @@ on it unsurely, and loses to one the photo fits that explains every change
 (as does one that moves a checker where the slot changed less and reads as
 before: a hit that does not show). Piles past five are counted unsurely, but
 alike in both frames: where piles of one colour lose in the reading what
-others gain, an outcome that moves no checker so rests on them unsurely too.
+others gain, an outcome that moves no checker so rests on them unsurely too;
+so does one that counts a pile otherwise than the reading, where the pile's
+junctions (where its second layer lies) changed as the reading has it.
 """
 
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 import numpy as np
@@ -88,6 +90,11 @@ class JudgeConfig:
     #: A slot nearer the edge than a checker is that checker's colour unless
     #: it is empty at least this surely (as :attr:`ReadConfig.clearly_empty`).
     clearly_empty: float = 0.9
+    #: Where an outcome and the reading count a pile differently, a junction
+    #: of it sides with the reading when its change since the frame before
+    #: is at least this share of a change of state nearer what the reading
+    #: predicts (none or a whole one) than the midway half.
+    pile_vote: float = 0.2
 
 
 @dataclass(frozen=True)
@@ -176,10 +183,25 @@ class _Score:
 class Changes:
     """``distance`` (2, 12, S): how much each slot's picture changed between
     the frames; ``scale`` (2, 12, S, 3, 3): how much a change from one state
-    (empty, light, dark) to another would change it there."""
+    (empty, light, dark) to another would change it there. On a pile,
+    ``junctions`` (2, 12, J): how much each junction of a line changed (see
+    :attr:`SlotFeatures.junctions`), and ``junction_scale`` (2, 12, J, 2):
+    how much a light (0) or dark (1) checker laid there or taken away would
+    change it."""
 
     distance: FloatArray
     scale: FloatArray
+    junctions: FloatArray | None = None
+    junction_scale: FloatArray | None = None
+
+    def turned(self) -> Changes:
+        """The same changes seen from the other side of the board (see :meth:`Reading.turned`)."""
+        return Changes(
+            distance=self.distance[::-1, ::-1],
+            scale=self.scale[::-1, ::-1],
+            junctions=None if self.junctions is None else self.junctions[::-1, ::-1],
+            junction_scale=None if self.junction_scale is None else self.junction_scale[::-1, ::-1],
+        )
 
 
 def slot_changes(
@@ -197,7 +219,56 @@ def slot_changes(
         for j in range(3):
             if i != j:
                 scale[..., i, j] = template_distance(templates[i], templates[j])
-    return Changes(distance=template_distance(after.patches, before.patches), scale=scale)
+    changes = Changes(distance=template_distance(after.patches, before.patches), scale=scale)
+    if before.junctions is None or after.junctions is None or before.junction_xy is None:
+        return changes
+    xy = (before.junction_xy / np.array([w, h], np.float32)).astype(np.float32)
+    rims = model.junction_templates(xy)
+    if rims is None:
+        return changes
+    faces = model.checker_templates(xy)
+    return replace(
+        changes,
+        junctions=template_distance(after.junctions, before.junctions),
+        junction_scale=np.stack([template_distance(rims[k], faces[k]) for k in (0, 1)], axis=-1),
+    )
+
+
+def _pile_disagrees(
+    counts: npt.NDArray[np.int64],
+    before_counts: npt.NDArray[np.int64],
+    seen_counts: npt.NDArray[np.int64],
+    changes: Changes,
+    *,
+    config: JudgeConfig,
+) -> npt.NDArray[np.bool_]:
+    """(2, 12) piles that an outcome (``counts``) and the reading
+    (``seen_counts``) count differently from the board before the move, of
+    the same colour, where the junctions' change since the frame before
+    sides with the reading: a junction holds a checker of the second layer
+    when more than five plus its index stand on the point."""
+    assert changes.junctions is not None and changes.junction_scale is not None
+    index = np.arange(changes.junctions.shape[-1])
+
+    def layer(n: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
+        return np.asarray(np.abs(n)[..., None] > LINE + index, np.bool_)
+
+    colour = np.sign(np.where(counts != 0, counts, before_counts))
+    scale = np.where((colour > 0)[..., None], changes.junction_scale[..., 0], changes.junction_scale[..., 1])
+    share = changes.junctions / np.maximum(scale, 1e-3)
+    by_outcome = layer(counts) != layer(before_counts)
+    by_reading = layer(seen_counts) != layer(before_counts)
+    differ = by_outcome != by_reading
+    sides = np.where(by_reading, share >= 0.5 + config.pile_vote, share <= 0.5 - config.pile_vote)
+    return np.asarray(
+        (seen_counts != counts)
+        & (np.sign(seen_counts) == colour)
+        & (colour != 0)
+        & differ.any(axis=-1)
+        & (sides | ~differ).all(axis=-1)
+        & (scale > config.min_change).all(axis=-1),
+        np.bool_,
+    )
 
 
 def along_lines(prob: FloatArray, *, clearly_empty: float = JudgeConfig.clearly_empty) -> FloatArray:
@@ -244,7 +315,7 @@ def judge_reading(
     bottom_home: Home = ("bottom-left" if home == "top-right" else "bottom-right") if turned else home  # type: ignore[assignment]
     seen_reading = reading.turned() if turned else reading
     if turned and changes is not None:
-        changes = Changes(distance=changes.distance[::-1, ::-1], scale=changes.scale[::-1, ::-1])
+        changes = changes.turned()
 
     def place(r: int, c: int) -> str:
         return point_name(1 - r, 11 - c) if turned else point_name(r, c)
@@ -358,6 +429,12 @@ def judge_reading(
                 own = np.where(colour == sign, gained, 0)
                 if (own > 0).any() and (own < 0).any() and int(own.sum()) == 0:
                     pile_moved |= own != 0
+        # a pile the outcome counts otherwise than the reading, where every
+        # junction of it that the two would change differently changed as the
+        # reading has it (a checker laid on a pile or taken off it shows at a
+        # junction: the reading's count and the change agree against the outcome)
+        if changes is not None and changes.junctions is not None and changes.junction_scale is not None:
+            pile_moved |= _pile_disagrees(counts, before_counts, seen_counts, changes, config=config)
         # a pile counted surely that differs
         piles = (np.abs(counts) >= LINE) & (np.abs(seen_counts) >= LINE) & (counts != seen_counts) & sure_piles
         # the move shows: a slot changes, a pile surely counted as the outcome has it, or the bar

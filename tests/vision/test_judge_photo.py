@@ -13,9 +13,9 @@ from engine.legal import LegalPlay, legal_plays
 from engine.position import Position
 from tests.vision.vision_boards import calibrated, game_position, light_layout, plain_board
 from vision.colours import DARK, EMPTY, LIGHT, layout_states
-from vision.judge import Changes, along_lines, judge_photo, judge_reading
+from vision.judge import Changes, along_lines, judge_photo, judge_reading, slot_changes
 from vision.layout import Layout, layout_from_position
-from vision.read import Reading
+from vision.read import Reading, read_board
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3, 4])
@@ -376,3 +376,56 @@ def test_a_checker_moved_from_pile_to_pile_that_the_outcome_does_not_move_is_no_
     reading.counts[six] = 5  # the 13-point miscounted alone
     miscounted = judge_reading(start, dice, reading, before_reading=before)
     assert miscounted.verdict == "legal" and miscounted.play is not None and miscounted.play.after == play.after
+
+
+def test_a_pile_the_reading_and_its_junctions_count_otherwise_than_the_outcome_is_not_read_surely() -> None:
+    """A checker laid on a pile or taken off it shows at a junction of the
+    line (where the second layer lies): where the reading counts a pile
+    otherwise than the outcome and the junctions changed as the reading has
+    it, the outcome rests on that pile unsurely (a checker laid one pip too
+    far, from pile to pile); where they changed as the outcome has it, the
+    count is the reading's mistake."""
+    start, dice, play, reading, before_states, after_states, changed = _24_13()
+    (thirteen,) = (tuple(int(i) for i in rc) for rc in np.argwhere(reading.counts == 6))  # 24/13 laid a sixth there
+    distance = np.where(changed, 35.0, 1.0).astype(np.float32)
+    scale = np.full((2, 12, 6, 3, 3), 40.0, np.float32)
+    junction_scale = np.full((2, 12, 4, 2), 30.0, np.float32)
+
+    def judged(count: int, changed_junctions: tuple[int, ...]) -> str:
+        """The verdict where the reading counts ``count`` on the 13-point and those junctions changed."""
+        junctions = np.full((2, 12, 4), 2.0, np.float32)
+        for j in changed_junctions:
+            junctions[thirteen][j] = 27.0
+        reading.counts[thirteen] = count
+        changes = Changes(distance=distance, scale=scale, junctions=junctions, junction_scale=junction_scale)
+        verdict = judge_reading(start, dice, reading, changes=changes)
+        assert verdict.play is None or verdict.play.after == play.after
+        return verdict.verdict
+
+    assert judged(6, (0,)) == "legal"  # 24/13 laid the sixth on the first junction
+    assert judged(5, (0,)) == "legal"  # ... the reading missed it, the junction shows it
+    assert judged(5, ()) == "refused"  # no checker was laid on the 13-point
+    assert judged(7, (0, 1)) == "refused"  # two were
+    assert judged(7, (0,)) == "legal"  # ... the reading counts one too many
+
+
+def test_a_checker_laid_on_a_line_of_five_changes_its_first_junction() -> None:
+    """On rendered frames: 24/13 lays the sixth checker on the 13-point's
+    first junction, which changes about as a checker's face against two
+    rims would; the 6-point's line of five, untouched, changes less than half that."""
+    board = plain_board("wood")
+    calibration = calibrated(board)
+    start = Position.start()
+    play = next(lp for lp in legal_plays(start, Dice(6, 5)) if str(lp.play) == "24/13")
+    before = read_board(board.shoot(light_layout(start, "light"), 31).image, calibration)
+    after = read_board(board.shoot(light_layout(play.after, "light"), 32).image, calibration, since=before)
+    assert before.features is not None and after.features is not None
+    changes = slot_changes(before.features, after.features, calibration)
+    assert changes.junctions is not None and changes.junction_scale is not None
+    share = changes.junctions / changes.junction_scale[..., 0]  # light checkers
+    layout = layout_from_position(play.after)
+    counts = np.array([layout.top, layout.bottom])
+    (thirteen,) = (tuple(int(i) for i in rc) for rc in np.argwhere(counts == 6))
+    (six,) = (tuple(int(i) for i in rc) for rc in np.argwhere(counts == 5))
+    assert share[thirteen][0] > 0.7
+    assert share[thirteen][1:].max() < 0.5 and share[six].max() < 0.5
