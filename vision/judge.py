@@ -94,7 +94,7 @@ class JudgeConfig:
     #: of it sides with the reading when its change since the frame before
     #: is at least this share of a change of state nearer what the reading
     #: predicts (none or a whole one) than the midway half.
-    pile_vote: float = 0.2
+    pile_vote: float = 0.15
 
 
 @dataclass(frozen=True)
@@ -343,12 +343,19 @@ def judge_reading(
     )
     as_before = np.zeros(prob.shape[:3], np.bool_)
     smallest_change = np.zeros(prob.shape[:3], np.float32)  # of a slot's state, from before
+    start = np.maximum(before_states, 0).astype(np.intp)
+    from_before = np.zeros(prob.shape, np.float32)  # (2, 12, S, 3) how much a change to each state would change a slot
+
+    def change_to(to: npt.NDArray[np.int64]) -> FloatArray:
+        """(2, 12, S) how much a change from the state before to ``to`` (2, 12, S) would change each slot."""
+        return np.asarray(np.take_along_axis(from_before, to[..., None].astype(np.intp), axis=-1)[..., 0], np.float32)
+
     if changes is not None:
         # a slot that clearly did not change still shows its state before the
         # move (which the engine knows), however it is read
-        start = np.maximum(before_states, 0)[..., None, None].astype(np.intp)
-        away = np.take_along_axis(changes.scale, start, axis=-2)[..., 0, :]  # (2, 12, S, 3) to each other state
-        np.put_along_axis(away, start[..., 0], np.inf, axis=-1)
+        from_before = np.take_along_axis(changes.scale, start[..., None, None], axis=-2)[..., 0, :]
+        away = from_before.copy()
+        np.put_along_axis(away, start[..., None], np.inf, axis=-1)
         smallest_change = away.min(axis=-1)
         as_before = (before_states != UNKNOWN) & (smallest_change > config.min_change)
         as_before &= changes.distance < config.unchanged_share * smallest_change
@@ -380,23 +387,22 @@ def judge_reading(
             # a slot the outcome must change but that clearly did not change
             # (the converse is no evidence: players nudge checkers they do not move)
             must_change = known & (before_states != UNKNOWN) & (states != before_states)
-            expected = np.take_along_axis(
-                np.take_along_axis(
-                    changes.scale, np.maximum(before_states, 0)[..., None, None].astype(np.intp), axis=-2
-                )[..., 0, :],
-                np.maximum(states, 0)[..., None].astype(np.intp),
-                axis=-1,
-            )[..., 0]
+            expected = change_to(np.maximum(states, 0))
             still = (changes.distance < config.unchanged_share * expected) & (expected > config.min_change)
             bad = bad | (must_change & still)
             # ... and one that changed as much as the move would change it: the
             # move shows there, even where the slot itself is not read surely
             # (where a checker looks much like the point under it, so that the
-            # change of state is small, one that changed more than that)
+            # change of state is small, one that changed more than that); but
+            # where the slot is read as another state, only if it changed more
+            # as the move would change it than as the third state would (a
+            # checker taken away by a hit is no checker laid there)
+            third = change_to(np.clip(3 - start - np.maximum(states, 0), 0, 2))
             shown = (
                 must_change
                 & (changes.distance >= config.changed_share * expected)
                 & (np.maximum(expected, changes.distance) > config.min_change)
+                & ((np.abs(changes.distance - expected) <= np.abs(changes.distance - third)) | (p >= config.support))
             )
             # ... and one the outcome leaves as it was is judged by how much it
             # changed: as much as a change of state would, and read otherwise

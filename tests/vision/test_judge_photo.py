@@ -391,11 +391,12 @@ def test_a_pile_the_reading_and_its_junctions_count_otherwise_than_the_outcome_i
     scale = np.full((2, 12, 6, 3, 3), 40.0, np.float32)
     junction_scale = np.full((2, 12, 4, 2), 30.0, np.float32)
 
-    def judged(count: int, changed_junctions: tuple[int, ...]) -> str:
-        """The verdict where the reading counts ``count`` on the 13-point and those junctions changed."""
+    def judged(count: int, changed_junctions: tuple[int, ...], share: float = 0.9) -> str:
+        """The verdict where the reading counts ``count`` on the 13-point and
+        those junctions changed by ``share`` of a checker laid there."""
         junctions = np.full((2, 12, 4), 2.0, np.float32)
         for j in changed_junctions:
-            junctions[thirteen][j] = 27.0
+            junctions[thirteen][j] = share * 30.0
         reading.counts[thirteen] = count
         changes = Changes(distance=distance, scale=scale, junctions=junctions, junction_scale=junction_scale)
         verdict = judge_reading(start, dice, reading, changes=changes)
@@ -405,6 +406,7 @@ def test_a_pile_the_reading_and_its_junctions_count_otherwise_than_the_outcome_i
     assert judged(6, (0,)) == "legal"  # 24/13 laid the sixth on the first junction
     assert judged(5, (0,)) == "legal"  # ... the reading missed it, the junction shows it
     assert judged(5, ()) == "refused"  # no checker was laid on the 13-point
+    assert judged(5, (0,), share=0.33) == "refused"  # ... a third of a checker's change is a nudge
     assert judged(7, (0, 1)) == "refused"  # two were
     assert judged(7, (0,)) == "legal"  # ... the reading counts one too many
 
@@ -429,3 +431,39 @@ def test_a_checker_laid_on_a_line_of_five_changes_its_first_junction() -> None:
     (six,) = (tuple(int(i) for i in rc) for rc in np.argwhere(counts == 5))
     assert share[thirteen][0] > 0.7
     assert share[thirteen][1:].max() < 0.5 and share[six].max() < 0.5
+
+
+def test_a_hit_read_as_an_empty_slot_is_shown_only_by_a_change_like_a_hit() -> None:
+    """A hit turns a dark slot light; a checker taken away leaves it empty.
+    Where the photo reads the slot as empty (if unsurely), its change since
+    the frame before shows the hit only where it is more like a hit's than
+    like a checker taken away (a checker played one pip too far, past the
+    blot it should have hit)."""
+    start = Position.start()
+    them = list(start.them)
+    them[13] -= 1
+    them[20] += 1  # a dark blot on the mover's 5-point
+    before = Position(start.me, tuple(them))
+    dice = Dice(3, 2)
+    play = next(lp for lp in legal_plays(before, dice) if str(lp.play) == "8/6 8/5*")
+    reading = _reading_of(layout_from_position(play.after))
+    before_states = layout_states(layout_from_position(before), 6)
+    after_states = layout_states(layout_from_position(play.after), 6)
+    changed = before_states != after_states
+    changed[:, :, 5:] = False
+    row, col = next((r, c) for r, c, k in zip(*np.nonzero(changed), strict=True) if before_states[r, c, k] == DARK)
+    scale = np.full((2, 12, 6, 3, 3), 40.0, np.float32)
+    scale[..., DARK, LIGHT] = scale[..., LIGHT, DARK] = 45.0
+    scale[..., DARK, EMPTY] = scale[..., EMPTY, DARK] = 27.0
+
+    def judged(light: float, change: float) -> str:
+        reading.slot_prob[row, col, 0] = (1 - light - 0.03, light, 0.03)
+        distance = np.where(changed, 40.0, 1.0).astype(np.float32)
+        distance[row, col, 0] = change
+        verdict = judge_reading(before, dice, reading, changes=Changes(distance=distance, scale=scale))
+        assert verdict.play is None or verdict.play.after == play.after
+        return verdict.verdict
+
+    assert judged(0.05, 44.0) == "legal"  # changed as a hit would
+    assert judged(0.05, 29.0) == "refused"  # ... as a checker taken away would
+    assert judged(0.4, 29.0) == "legal"  # ... but read as the hit, if unsurely
