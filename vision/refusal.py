@@ -59,6 +59,9 @@ class RefusalConfig:
     #: than ``frame_crossing`` (Lab): something reaches over the frame.
     frame_crossing: float = 30.0
     frame_crossing_samples: float = 3
+    #: ... but a side where at least this share of the samples changed was
+    #: relit (or something lay along it at calibration): no hand is that long.
+    frame_side_changed: float = 0.9
     #: A frame departs from the expected board where it differs by more than this (Lab).
     occlusion_residual: float = 32.0
     #: ... (this much where checkers were read, or where the empty look was borrowed
@@ -276,6 +279,9 @@ def check_board_moved(
     # the sides beside the lines of the points there: their checkers may lie
     # over the edge, now or at calibration)
     changed = np.linalg.norm(outside - ref_outside, axis=1) > config.frame_crossing
+    # a side that changed all along was relit, or something lay along it at
+    # calibration (a sleeve, a broadcast's caption): no hand reaches that far
+    relit_side = changed.reshape(4, n).mean(axis=1) >= config.frame_side_changed
     if len(reference.get("outline_far") or ()) == len(outside):
         # a checker standing at the top or bottom edge leans over the frame's
         # inner rim (the camera sees its side); a hand reaching in crosses
@@ -288,6 +294,7 @@ def check_board_moved(
         changed[2 * n : 3 * n] &= far_changed[2 * n : 3 * n]
     changed[n : 2 * n] &= middle[n : 2 * n]
     changed[3 * n :] &= middle[3 * n :]
+    changed &= ~np.repeat(relit_side, n)
     run = best = 0
     for flag in np.concatenate([changed, changed]):  # the outline is a loop
         run = run + 1 if flag else 0

@@ -324,6 +324,28 @@ def test_checkers_over_the_side_of_the_frame_are_no_arm(wood: tuple[object, obje
     assert moved is not None and moved.reason == "hand_over_board"
 
 
+def test_a_side_of_the_frame_changed_all_along_was_relit_not_crossed(wood: tuple[object, object, np.ndarray]) -> None:
+    """No hand is as long as the board is deep: a side of the frame whose
+    outside changed all along was relit, or something lay along it at
+    calibration (a broadcast's caption); the same change over the middle of
+    the side is something reaching in."""
+    _, calibration, image = wood
+    geometry = calibration.geometry  # type: ignore[attr-defined]
+    width, height = geometry.size
+
+    def band(top: float, bottom: float) -> np.ndarray:
+        corners = np.array([[width, top], [width * 1.2, top], [width * 1.2, bottom], [width, bottom]], np.float32)
+        shot = image.copy()
+        cv2.fillConvexPoly(shot, np.rint(to_image(geometry, corners)).astype(np.int32), (235, 240, 245))
+        return shot
+
+    config = calibration.refusal  # type: ignore[attr-defined]
+    reference = calibration.reference  # type: ignore[attr-defined]
+    assert check_board_moved(band(-0.05 * height, 1.05 * height), geometry, reference=reference, config=config) is None
+    crossed = check_board_moved(band(0.35 * height, 0.65 * height), geometry, reference=reference, config=config)
+    assert crossed is not None and crossed.reason == "hand_over_board"
+
+
 def _paint(image: np.ndarray, geometry: object, centre: tuple[float, float], size: tuple[float, float]) -> np.ndarray:
     """``image`` with a magenta rectangle ``size`` (w, h) rectified px around ``centre`` (rectified px)."""
     (x, y), (w, h) = centre, size
