@@ -644,7 +644,13 @@ def _check_covered(
         return None, unsure
     points = tuple(point_name(r, c) for r, c in covered)
     where = f" over {', '.join(points)}" if points else " in the middle of the board"
-    return Refusal("hand_over_board", f"something covers the board{where}: wait until it is clear", points), unsure
+    # checkers that fit no look (leaning, askew, in odd light) depart the
+    # same way, frame after frame, until someone straightens them
+    stacked = [name for (r, c), name in zip(covered, points, strict=True) if counts[r, c] != 0]
+    hint = f"; if nothing is there, straighten the checkers on {', '.join(stacked)}" if stacked else ""
+    return Refusal(
+        "hand_over_board", f"something covers the board{where}: wait until it is clear{hint}", points
+    ), unsure
 
 
 def read_board(image: Image, calibration: Calibration, *, since: Reading | None = None) -> Reading:

@@ -373,6 +373,30 @@ def test_something_within_one_checkers_room_leaves_its_point_unsure_a_bigger_thi
     assert big.refusal is not None and big.refusal.reason == "hand_over_board"
 
 
+def test_something_covering_checkers_is_refused_with_a_hint_to_straighten_them() -> None:
+    """Checkers that fit no look depart from the board as a hand does, frame
+    after frame: the refusal names the points and, where checkers are read
+    there, says to straighten them if nothing covers them (a hand that hides
+    them leaves none read)."""
+    board = plain_board("wood")
+    calibration = calibrated(board)
+    geometry = calibration.geometry
+    layout = light_layout(*game_position(5, 8))
+    image = board.shoot(layout, 5).image
+    pitch = geometry.pitch_px
+    col = next(c for c in range(12) if 0 < abs(layout.top[c]) <= 2)
+    x, y = slot_centres(geometry)[0, col, abs(layout.top[col]) + 1]  # beside the line's last checker
+    over = read_board(_paint(image, geometry, (x, y), (0.9 * pitch, 2.0 * pitch)), calibration)
+    assert over.refusal is not None and over.refusal.reason == "hand_over_board"
+    assert f"top {col + 1}" in over.refusal.points
+    assert f"straighten the checkers on top {col + 1}" in over.refusal.message
+    bare = next(c for c in range(12) if layout.top[c] == layout.bottom[c] == 0)
+    x, _ = slot_centres(geometry)[0, bare, 0]
+    middle = (x, geometry.size[1] * 0.5)  # between the rows, over the tips of two bare points
+    empty = read_board(_paint(image, geometry, middle, (0.9 * pitch, 2.0 * pitch)), calibration)
+    assert empty.refusal is not None and "straighten" not in empty.refusal.message
+
+
 def test_with_the_frame_before_only_what_changed_since_can_be_a_hand() -> None:
     """A fixed camera: what departs from the board but was there in the
     frame before (read then, not refused) is no hand reaching in; it leaves
