@@ -238,24 +238,26 @@ def _pile_disagrees(
     counts: npt.NDArray[np.int64],
     before_counts: npt.NDArray[np.int64],
     seen_counts: npt.NDArray[np.int64],
-    changes: Changes,
+    junctions: FloatArray,
+    junction_scale: FloatArray,
     *,
     config: JudgeConfig,
 ) -> npt.NDArray[np.bool_]:
-    """(2, 12) piles that an outcome (``counts``) and the reading
-    (``seen_counts``) count differently from the board before the move, of
-    the same colour, where the junctions' change since the frame before
-    sides with the reading: a junction holds a checker of the second layer
-    when more than five plus its index stand on the point."""
-    assert changes.junctions is not None and changes.junction_scale is not None
-    index = np.arange(changes.junctions.shape[-1])
+    """(2, 12) the piles an outcome (``counts``) and the reading
+    (``seen_counts``) count differently, of the same colour, where the
+    change of the junctions since the frame before (``junctions``,
+    ``junction_scale``: see :class:`Changes`) sides with the reading. From
+    ``before_counts``, each count says which junctions changed: a junction
+    holds a checker of the second layer when more than five plus its index
+    stand on the point."""
+    index = np.arange(junctions.shape[-1])
 
     def layer(n: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
         return np.asarray(np.abs(n)[..., None] > LINE + index, np.bool_)
 
     colour = np.sign(np.where(counts != 0, counts, before_counts))
-    scale = np.where((colour > 0)[..., None], changes.junction_scale[..., 0], changes.junction_scale[..., 1])
-    share = changes.junctions / np.maximum(scale, 1e-3)
+    scale = np.where((colour > 0)[..., None], junction_scale[..., 0], junction_scale[..., 1])
+    share = junctions / np.maximum(scale, 1e-3)
     by_outcome = layer(counts) != layer(before_counts)
     by_reading = layer(seen_counts) != layer(before_counts)
     differ = by_outcome != by_reading
@@ -440,7 +442,9 @@ def judge_reading(
         # reading has it (a checker laid on a pile or taken off it shows at a
         # junction: the reading's count and the change agree against the outcome)
         if changes is not None and changes.junctions is not None and changes.junction_scale is not None:
-            pile_moved |= _pile_disagrees(counts, before_counts, seen_counts, changes, config=config)
+            pile_moved |= _pile_disagrees(
+                counts, before_counts, seen_counts, changes.junctions, changes.junction_scale, config=config
+            )
         # a pile counted surely that differs
         piles = (np.abs(counts) >= LINE) & (np.abs(seen_counts) >= LINE) & (counts != seen_counts) & sure_piles
         # the move shows: a slot changes, a pile surely counted as the outcome has it, or the bar
