@@ -150,19 +150,24 @@ def _reading_of(layout: Layout, slots: int = 6) -> Reading:
     )
 
 
-def _24_13() -> tuple[Position, Dice, LegalPlay, Reading, np.ndarray, np.ndarray, np.ndarray]:
-    """24/13 with 6-5 from the start: the position, the dice, the play, a
-    sure reading of the board after it, the slot states (2, 12, 6) before
-    and after, and the slots the play changes."""
-    start = Position.start()
-    dice = Dice(6, 5)
-    play = next(lp for lp in legal_plays(start, dice) if str(lp.play) == "24/13")
+def _played(before: Position, dice: Dice, text: str) -> tuple[LegalPlay, Reading, np.ndarray, np.ndarray, np.ndarray]:
+    """The play ``text`` of ``before`` with ``dice``: the play, a sure reading
+    of the board after it, the slot states (2, 12, 6) before and after, and
+    the slots the play changes."""
+    play = next(lp for lp in legal_plays(before, dice) if str(lp.play) == text)
     reading = _reading_of(layout_from_position(play.after))
-    before_states = layout_states(layout_from_position(start), 6)
+    before_states = layout_states(layout_from_position(before), 6)
     after_states = layout_states(layout_from_position(play.after), 6)
     changed = before_states != after_states
     changed[:, :, 5:] = False  # past the line the layout fixes nothing
-    return start, dice, play, reading, before_states, after_states, changed
+    return play, reading, before_states, after_states, changed
+
+
+def _24_13() -> tuple[Position, Dice, LegalPlay, Reading, np.ndarray, np.ndarray, np.ndarray]:
+    """24/13 with 6-5 from the start: the position, the dice, and the rest as :func:`_played` gives."""
+    start = Position.start()
+    dice = Dice(6, 5)
+    return start, dice, *_played(start, dice, "24/13")
 
 
 def test_a_slot_read_unsurely_that_changed_as_the_move_would_shows_the_move() -> None:
@@ -445,12 +450,7 @@ def test_a_hit_read_as_an_empty_slot_is_shown_only_by_a_change_like_a_hit() -> N
     them[20] += 1  # a dark blot on the mover's 5-point
     before = Position(start.me, tuple(them))
     dice = Dice(3, 2)
-    play = next(lp for lp in legal_plays(before, dice) if str(lp.play) == "8/6 8/5*")
-    reading = _reading_of(layout_from_position(play.after))
-    before_states = layout_states(layout_from_position(before), 6)
-    after_states = layout_states(layout_from_position(play.after), 6)
-    changed = before_states != after_states
-    changed[:, :, 5:] = False
+    play, reading, before_states, _, changed = _played(before, dice, "8/6 8/5*")
     row, col = next((r, c) for r, c, k in zip(*np.nonzero(changed), strict=True) if before_states[r, c, k] == DARK)
     scale = np.full((2, 12, 6, 3, 3), 40.0, np.float32)
     scale[..., DARK, LIGHT] = scale[..., LIGHT, DARK] = 45.0
