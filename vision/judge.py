@@ -29,7 +29,8 @@ before: a hit that does not show). Piles past five are counted unsurely, but
 alike in both frames: where piles of one colour lose in the reading what
 others gain, an outcome that moves no checker so rests on them unsurely too;
 so does one that counts a pile otherwise than the reading, where the pile's
-junctions (where its second layer lies) changed as the reading has it.
+junctions (where its second layer lies) changed as the reading has it (with
+the photo alone: where the reading counts it fairly surely).
 """
 
 from __future__ import annotations
@@ -95,6 +96,9 @@ class JudgeConfig:
     #: is at least this share of a change of state nearer what the reading
     #: predicts (none or a whole one) than the midway half.
     pile_vote: float = 0.15
+    #: With the photo alone, an outcome rests unsurely on a pile the reading
+    #: counts otherwise at least this surely (a checker moved from pile to pile).
+    pile_doubt: float = 0.5
 
 
 @dataclass(frozen=True)
@@ -440,10 +444,17 @@ def judge_reading(
         # a pile the outcome counts otherwise than the reading, where every
         # junction of it that the two would change differently changed as the
         # reading has it (a checker laid on a pile or taken off it shows at a
-        # junction: the reading's count and the change agree against the outcome)
+        # junction: the reading's count and the change agree against the outcome);
+        # with the photo alone, one the reading counts otherwise fairly surely
         if changes is not None and changes.junctions is not None and changes.junction_scale is not None:
             pile_moved |= _pile_disagrees(
                 counts, before_counts, seen_counts, changes.junctions, changes.junction_scale, config=config
+            )
+        elif changes is None and seen_reading.pile_confidence is not None:
+            pile_moved |= (
+                (np.maximum(np.abs(counts), np.abs(seen_counts)) > LINE)
+                & (counts != seen_counts)
+                & (seen_reading.pile_confidence >= config.pile_doubt)
             )
         # a pile counted surely that differs
         piles = (np.abs(counts) >= LINE) & (np.abs(seen_counts) >= LINE) & (counts != seen_counts) & sure_piles

@@ -4,6 +4,7 @@ refusals rather than guesses."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -467,3 +468,18 @@ def test_a_hit_read_as_an_empty_slot_is_shown_only_by_a_change_like_a_hit() -> N
     assert judged(0.05, 44.0) == "legal"  # changed as a hit would
     assert judged(0.05, 29.0) == "refused"  # ... as a checker taken away would
     assert judged(0.4, 29.0) == "legal"  # ... but read as the hit, if unsurely
+
+
+def test_with_the_photo_alone_a_pile_counted_otherwise_fairly_surely_is_not_read_surely() -> None:
+    """Without the frame before, the pile counts are all the photo says about
+    piles: an outcome the reading contradicts on a pile it counts fairly
+    surely rests on it unsurely (a checker moved on from pile to pile); a
+    pile count the reading itself doubts does not stand in the way."""
+    start, dice, play, reading, *_ = _24_13()
+    (thirteen,) = (tuple(int(i) for i in rc) for rc in np.argwhere(reading.counts == 6))
+    reading.counts[thirteen] = 7
+    for sure, verdict in ((0.6, "refused"), (0.3, "legal")):
+        pile_confidence = np.zeros((2, 12), np.float32)
+        pile_confidence[thirteen] = sure
+        judged = judge_reading(start, dice, replace(reading, pile_confidence=pile_confidence))
+        assert judged.verdict == verdict, judged.refusal
