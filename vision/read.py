@@ -646,8 +646,8 @@ def _check_covered(
     where = f" over {', '.join(points)}" if points else " in the middle of the board"
     # checkers that fit no look (leaning, askew, in odd light) depart the
     # same way, frame after frame, until someone straightens them
-    stacked = [name for (r, c), name in zip(covered, points, strict=True) if counts[r, c] != 0]
-    hint = f"; if nothing is there, straighten the checkers on {', '.join(stacked)}" if stacked else ""
+    with_checkers = [name for (r, c), name in zip(covered, points, strict=True) if counts[r, c] != 0]
+    hint = f"; if nothing is there, straighten the checkers on {', '.join(with_checkers)}" if with_checkers else ""
     return Refusal(
         "hand_over_board", f"something covers the board{where}: wait until it is clear{hint}", points
     ), unsure
