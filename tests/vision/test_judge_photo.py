@@ -391,7 +391,7 @@ def test_a_pile_the_reading_and_its_junctions_count_otherwise_than_the_outcome_i
     it, the outcome rests on that pile unsurely (a checker laid one pip too
     far, from pile to pile); where they changed as the outcome has it, the
     count is the reading's mistake."""
-    start, dice, play, reading, before_states, after_states, changed = _24_13()
+    start, dice, play, reading, *_, changed = _24_13()
     (thirteen,) = (tuple(int(i) for i in rc) for rc in np.argwhere(reading.counts == 6))  # 24/13 laid a sixth there
     distance = np.where(changed, 35.0, 1.0).astype(np.float32)
     scale = np.full((2, 12, 6, 3, 3), 40.0, np.float32)
