@@ -18,7 +18,8 @@ contradict an outcome. The verdict is
 
 With the frame from before the move (``before_image``), each slot's change is
 measured as well: a slot that clearly did not change contradicts an outcome
-that moves a checker there or away, and one that changed as much as the
+that moves a checker there or away (away: where the frame before showed
+it), and one that changed as much as the
 move would shows the move however unsurely it is read. A slot that changed
 is no proof against an outcome that leaves it alone (players nudge checkers
 they do not move): where it changed less than a moving checker would, it is
@@ -27,7 +28,8 @@ on it unsurely, and loses to one the photo fits that explains every change
 (as does one that moves a checker where the slot changed less and reads as
 before: a hit that does not show). Piles past five are counted unsurely, but
 alike in both frames: where piles of one colour lose in the reading what
-others gain, an outcome that moves no checker so rests on them unsurely too;
+others gain (between the frames, or against the outcome), an outcome that
+moves no checker so rests on them unsurely too;
 so does one that counts a pile otherwise than the reading, where the pile's
 junctions (where its second layer lies) changed as the reading has it (with
 the photo alone: where the reading counts it fairly surely).
@@ -339,9 +341,22 @@ def judge_reading(
     seen_counts = seen_reading.counts
     sure_points = seen_reading.confidence >= config.sure_point
     counted_before: npt.NDArray[np.int64] | None = None  # the reading of the frame before the move
+    start = np.maximum(before_states, 0).astype(np.intp)
+    # the slots where the frame before showed the checker the engine knows
+    # was there (a white checker on a white point may not show at all):
+    # elsewhere, that a slot hardly changed is no proof against an outcome
+    # that takes the checker away (an empty slot looks as the empty board
+    # does, however it is read)
+    shown_before = np.ones(prob.shape[:3], np.bool_)
     if before_reading is not None and before_reading.refusal is None:
-        counted_before = (before_reading.turned() if turned else before_reading).counts
+        seen_before = before_reading.turned() if turned else before_reading
+        counted_before = seen_before.counts
         sure_points = sure_points & (counted_before == before_counts)
+        prob_before = along_lines(seen_before.slot_prob, clearly_empty=config.clearly_empty)
+        if prob_before.shape == prob.shape:
+            shown_before = (before_states <= EMPTY) | (
+                np.take_along_axis(prob_before, start[..., None], axis=-1)[..., 0] >= config.support
+            )
     sure_piles = (
         seen_reading.pile_confidence >= config.sure_point
         if seen_reading.pile_confidence is not None
@@ -349,7 +364,6 @@ def judge_reading(
     )
     as_before = np.zeros(prob.shape[:3], np.bool_)
     smallest_change = np.zeros(prob.shape[:3], np.float32)  # of a slot's state, from before
-    start = np.maximum(before_states, 0).astype(np.intp)
     from_before = np.zeros(prob.shape, np.float32)  # (2, 12, S, 3) how much a change to each state would change a slot
 
     def change_to(to: npt.NDArray[np.int64]) -> FloatArray:
@@ -394,7 +408,9 @@ def judge_reading(
             # (the converse is no evidence: players nudge checkers they do not move)
             must_change = known & (before_states != UNKNOWN) & (states != before_states)
             expected = change_to(np.maximum(states, 0))
-            still = (changes.distance < config.unchanged_share * expected) & (expected > config.min_change)
+            still = (
+                (changes.distance < config.unchanged_share * expected) & (expected > config.min_change) & shown_before
+            )
             bad = bad | (must_change & still)
             # ... and one that changed as much as the move would change it: the
             # move shows there, even where the slot itself is not read surely
@@ -434,13 +450,17 @@ def judge_reading(
             pile = (np.maximum(np.abs(counts), np.abs(before_counts)) > LINE) | (
                 np.maximum(np.abs(seen_counts), np.abs(counted_before)) > LINE
             )
-            # ... where piles of one colour lose what others gain (a miscount is one pile's alone)
+            # ... where piles of one colour lose what others gain (a miscount is
+            # one pile's alone): between the frames, or in the photo against the
+            # outcome (the frame before may have miscounted one of them)
             colour = np.sign(np.where(counts != 0, counts, before_counts))
-            gained = np.where(pile, (seen_counts - counted_before) - (counts - before_counts), 0) * colour
+            between = np.where(pile, (seen_counts - counted_before) - (counts - before_counts), 0) * colour
+            against = np.where(pile, seen_counts - counts, 0) * colour
             for sign in (1, -1):
-                own = np.where(colour == sign, gained, 0)
-                if (own > 0).any() and (own < 0).any() and int(own.sum()) == 0:
-                    pile_moved |= own != 0
+                for gained in (between, against):
+                    own = np.where(colour == sign, gained, 0)
+                    if (own > 0).any() and (own < 0).any() and int(own.sum()) == 0:
+                        pile_moved |= own != 0
         # a pile the outcome counts otherwise than the reading, where every
         # junction of it that the two would change differently changed as the
         # reading has it (a checker laid on a pile or taken off it shows at a

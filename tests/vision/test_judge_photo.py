@@ -369,7 +369,9 @@ def test_a_checker_moved_from_pile_to_pile_that_the_outcome_does_not_move_is_no_
     """Piles are counted unsurely, but alike in both frames: where one pile
     loses in the reading what another of its colour gains, and the outcome
     moves neither so, a checker went from one to the other (played one pip
-    too far); a pile miscounted in one frame alone is no such move."""
+    too far); a pile miscounted in one frame alone is no such move. So too
+    where the photo counts one pile short and another long against the
+    outcome (the frame before may have miscounted one)."""
     start, dice, play, reading, *_ = _24_13()
     before = _reading_of(layout_from_position(start))
     after = np.array(reading.counts)
@@ -382,6 +384,12 @@ def test_a_checker_moved_from_pile_to_pile_that_the_outcome_does_not_move_is_no_
     reading.counts[six] = 5  # the 13-point miscounted alone
     miscounted = judge_reading(start, dice, reading, before_reading=before)
     assert miscounted.verdict == "legal" and miscounted.play is not None and miscounted.play.after == play.after
+    # the frame before counted the 6-point one long: the two frames no longer
+    # show the move, but the photo still counts one pile short and the other
+    # long against the outcome
+    before.counts[six] = 6
+    reading.counts[thirteen], reading.counts[six] = 5, 6
+    assert judge_reading(start, dice, reading, before_reading=before).verdict == "refused"
 
 
 def test_a_pile_the_reading_and_its_junctions_count_otherwise_than_the_outcome_is_not_read_surely() -> None:
@@ -483,3 +491,31 @@ def test_with_the_photo_alone_a_pile_counted_otherwise_fairly_surely_is_not_read
         pile_confidence[thirteen] = sure
         judged = judge_reading(start, dice, replace(reading, pile_confidence=pile_confidence))
         assert judged.verdict == verdict, judged.refusal
+
+
+def test_a_blot_the_frame_before_did_not_show_may_have_been_hit_however_little_its_slot_changed() -> None:
+    """A white checker on a white point may not show at all: a slot that
+    changed little is as it was only where the frame before showed the
+    checker there. A hit-and-run on a blot neither frame shows is then no
+    proof that the blot still stands (the play without the hit); the bar,
+    read surely, tells the two apart."""
+    start = Position.start()
+    them = list(start.them)
+    them[13] -= 1
+    them[20] += 1  # a dark blot on the mover's 5-point
+    before = Position(start.me, tuple(them))
+    dice = Dice(3, 2)
+    play, reading, before_states, _, changed = _played(before, dice, "8/5*/3")
+    row, col = next((r, c) for r, c, k in zip(*np.nonzero(changed), strict=True) if before_states[r, c, k] == DARK)
+    unseen = _reading_of(layout_from_position(before))
+    unseen.slot_prob[row, col, 0] = (0.9, 0.05, 0.05)  # the frame before did not show the blot
+    unseen.counts[row, col] = 0
+    scale = np.full((2, 12, 6, 3, 3), 40.0, np.float32)
+    distance = np.where(changed, 40.0, 1.0).astype(np.float32)
+    distance[row, col, 0] = 2.0  # ... so its slot hardly changed when it was hit
+    changes = Changes(distance=distance, scale=scale)
+    unsure_bar = replace(reading, bar_confidence=0.5)
+    verdict = judge_reading(before, dice, unsure_bar, changes=changes, before_reading=unseen)
+    assert verdict.verdict == "refused", verdict.play  # not 8/3, which leaves the blot
+    verdict = judge_reading(before, dice, reading, changes=changes, before_reading=unseen)
+    assert verdict.verdict == "legal" and verdict.play is not None and verdict.play.after == play.after
