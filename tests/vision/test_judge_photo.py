@@ -447,20 +447,29 @@ def test_a_checker_laid_on_a_line_of_five_changes_its_first_junction() -> None:
     assert share[thirteen][1:].max() < 0.5 and share[six].max() < 0.5
 
 
+def _3_2_at_a_blot(
+    text: str,
+) -> tuple[Position, Dice, LegalPlay, Reading, np.ndarray, tuple[int, int]]:
+    """The start with a dark blot on the mover's 5-point, 3-2 and the play
+    ``text``: as :func:`_played` gives, and where the blot stands (row, col)."""
+    start = Position.start()
+    them = list(start.them)
+    them[13] -= 1
+    them[20] += 1
+    before = Position(start.me, tuple(them))
+    dice = Dice(3, 2)
+    play, reading, before_states, _, changed = _played(before, dice, text)
+    row, col = next((r, c) for r, c, k in zip(*np.nonzero(changed), strict=True) if before_states[r, c, k] == DARK)
+    return before, dice, play, reading, changed, (int(row), int(col))
+
+
 def test_a_hit_read_as_an_empty_slot_is_shown_only_by_a_change_like_a_hit() -> None:
     """A hit turns a dark slot light; a checker taken away leaves it empty.
     Where the photo reads the slot as empty (if unsurely), its change since
     the frame before shows the hit only where it is more like a hit's than
     like a checker taken away (a checker played one pip too far, past the
     blot it should have hit)."""
-    start = Position.start()
-    them = list(start.them)
-    them[13] -= 1
-    them[20] += 1  # a dark blot on the mover's 5-point
-    before = Position(start.me, tuple(them))
-    dice = Dice(3, 2)
-    play, reading, before_states, _, changed = _played(before, dice, "8/6 8/5*")
-    row, col = next((r, c) for r, c, k in zip(*np.nonzero(changed), strict=True) if before_states[r, c, k] == DARK)
+    before, dice, play, reading, changed, (row, col) = _3_2_at_a_blot("8/6 8/5*")
     scale = np.full((2, 12, 6, 3, 3), 40.0, np.float32)
     scale[..., DARK, LIGHT] = scale[..., LIGHT, DARK] = 45.0
     scale[..., DARK, EMPTY] = scale[..., EMPTY, DARK] = 27.0
@@ -495,18 +504,11 @@ def test_with_the_photo_alone_a_pile_counted_otherwise_fairly_surely_is_not_read
 
 def test_a_blot_the_frame_before_did_not_show_may_have_been_hit_however_little_its_slot_changed() -> None:
     """A white checker on a white point may not show at all: a slot that
-    changed little is as it was only where the frame before showed the
-    checker there. A hit-and-run on a blot neither frame shows is then no
-    proof that the blot still stands (the play without the hit); the bar,
-    read surely, tells the two apart."""
-    start = Position.start()
-    them = list(start.them)
-    them[13] -= 1
-    them[20] += 1  # a dark blot on the mover's 5-point
-    before = Position(start.me, tuple(them))
-    dice = Dice(3, 2)
-    play, reading, before_states, _, changed = _played(before, dice, "8/5*/3")
-    row, col = next((r, c) for r, c, k in zip(*np.nonzero(changed), strict=True) if before_states[r, c, k] == DARK)
+    hardly changed proves a checker still stands only where the frame before
+    showed it there. A hit-and-run on a blot neither frame shows is then no
+    play the photo contradicts, and the play without the hit is not chosen
+    over it; the bar, read surely, tells the two apart."""
+    before, dice, play, reading, changed, (row, col) = _3_2_at_a_blot("8/5*/3")
     unseen = _reading_of(layout_from_position(before))
     unseen.slot_prob[row, col, 0] = (0.9, 0.05, 0.05)  # the frame before did not show the blot
     unseen.counts[row, col] = 0
