@@ -1,7 +1,7 @@
 """Vision figures on rendered photos: points and whole boards read right,
-occluded photos refused, moves identified by the photo judge, moves played
-one pip too far caught (never passed as legal; with the before photo and
-with the photo alone), speed.
+occluded photos refused (also when judged as a move), moves identified by
+the photo judge, moves played one pip too far caught (never passed as legal;
+with the before photo and with the photo alone), speed.
 
 Each *board* is one random style under one camera, light and lens; it is
 calibrated once from a render of the starting position (as a referee is set
@@ -210,6 +210,7 @@ def main(argv: list[str] | None = None) -> int:
     judged = identified = legal_called_illegal = judge_refused = 0
     judged_b = identified_b = legal_called_illegal_b = judge_refused_b = 0
     wrong_play = unmoved_accepted = unmoved_judged = 0
+    covered_judged: Counter[str] = Counter()  # verdicts on the occluded frame, judged as the referee would
     illegal_shown = illegal_passed = illegal_caught = 0
     illegal_passed_alone = illegal_caught_alone = 0
     by_style: Counter[str] = Counter()
@@ -304,6 +305,8 @@ def main(argv: list[str] | None = None) -> int:
                 unmoved_judged += 1
                 unmoved = judge_shot(board, position, dice, mover, image, None)
                 unmoved_accepted += unmoved.verdict == "legal"
+                # a hand over the board when the button is pressed: a refusal, never a verdict
+                covered_judged[judge_shot(board, position, dice, mover, hidden, image).verdict] += 1
             chosen = rng.choice(plays)
             after_layout = light_layout(chosen.after, mover)
             after_image = shoot(board, after_layout, np_rng)
@@ -398,6 +401,11 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"  judge, a legal verdict with the wrong play: {wrong_play}; the unmoved board accepted as a play: "
         f"{unmoved_accepted} of {unmoved_judged}  (goal 0)"
+    )
+    print(
+        f"  judge, the occluded frame against the frame before: refused "
+        f"{pct(covered_judged['refused'], covered_judged.total())}, called illegal {covered_judged['illegal']}, "
+        f"accepted as a play {covered_judged['legal']}  (goals 100 %, 0, 0)"
     )
     print(
         f"  judge, a move played one pip too far (with the before photo): caught as illegal "
