@@ -1,7 +1,8 @@
 """Vision figures on rendered photos: points and whole boards read right,
-occluded photos refused (also when judged as a move), moves identified by
-the photo judge, moves played one pip too far caught (never passed as legal;
-with the before photo and with the photo alone), speed.
+occluded photos refused (also when judged as a move, before and after one),
+moves identified by the photo judge, moves played one pip too far caught
+(never passed as legal; with the before photo and with the photo alone),
+speed.
 
 Each *board* is one random style under one camera, light and lens; it is
 calibrated once from a render of the starting position (as a referee is set
@@ -211,6 +212,7 @@ def main(argv: list[str] | None = None) -> int:
     judged_b = identified_b = legal_called_illegal_b = judge_refused_b = 0
     wrong_play = unmoved_accepted = unmoved_judged = 0
     covered_judged: Counter[str] = Counter()  # verdicts on the occluded frame, judged as the referee would
+    covered_after: Counter[str] = Counter()  # ... on a frame after a legal move with a hand over the board
     illegal_shown = illegal_passed = illegal_caught = 0
     illegal_passed_alone = illegal_caught_alone = 0
     by_style: Counter[str] = Counter()
@@ -310,6 +312,16 @@ def main(argv: list[str] | None = None) -> int:
             chosen = rng.choice(plays)
             after_layout = light_layout(chosen.after, mover)
             after_image = shoot(board, after_layout, np_rng)
+            # a hand resting over the board after the move when the button is
+            # pressed: a refusal, never a verdict (its own seed: the photos
+            # above and below stay as they were)
+            hand_rng = np.random.default_rng([args.seed, boards_drawn, photos])
+            hand = ("hand", "arm", "cup")[int(hand_rng.integers(3))]
+            covered = judge_shot(
+                board, position, dice, mover, shoot(board, after_layout, hand_rng, occlusion=hand), image
+            )
+            misnamed = covered.verdict == "legal" and (covered.play is None or covered.play.after != chosen.after)
+            covered_after["wrong play" if misnamed else covered.verdict] += 1
             for use_before in (False, True):
                 verdict = judge_shot(board, position, dice, mover, after_image, image if use_before else None)
                 right_play = (
@@ -406,6 +418,11 @@ def main(argv: list[str] | None = None) -> int:
         f"  judge, the occluded frame against the frame before: refused "
         f"{pct(covered_judged['refused'], covered_judged.total())}, called illegal {covered_judged['illegal']}, "
         f"accepted as a play {covered_judged['legal']}  (goals 100 %, 0, 0)"
+    )
+    print(
+        f"  judge, a hand over the board after a legal move, against the frame before: refused "
+        f"{pct(covered_after['refused'], covered_after.total())}, called illegal {covered_after['illegal']}, "
+        f"legal {covered_after['legal']} (the wrong play {covered_after['wrong play']})  (goals 100 %, 0, 0)"
     )
     print(
         f"  judge, a move played one pip too far (with the before photo): caught as illegal "
