@@ -592,16 +592,13 @@ class RefereeLoop:
     def _judge(self, frame: Frame, reading: Reading) -> None:
         """Judge the gate's steady reading of ``frame``, with the frame before the move: the
         changes since, and its reading (piles are counted alike in both)."""
-        from vision.judge import judge_reading, slot_changes
+        from vision.judge import changes_since, judge_reading
 
         check = self._check
         assert check is not None and self.calibration is not None
         rules = self.settings.match.rules
-        changes = None
         before = self._before()
-        # as judge_photo: a refused frame before is no reference, and the photo must do alone
-        if before is not None and before.refusal is None and before.features and reading.features:
-            changes = slot_changes(before.features, reading.features, self.calibration)
+        changes = changes_since(before, reading, self.calibration)
         verdict = judge_reading(
             check.before,
             check.dice,

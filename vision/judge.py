@@ -240,6 +240,20 @@ def slot_changes(
     )
 
 
+def changes_since(
+    before: Reading | None, after: Reading, calibration: Calibration, *, config: JudgeConfig = JudgeConfig()
+) -> Changes | None:
+    """The changes (:func:`slot_changes`) from the reading of the frame
+    before the move to that of the photo, or None where there is nothing to
+    measure against: no frame before, or either frame refused (a hand over
+    the frame before is no reference; the photo must do alone)."""
+    if before is None or before.refusal is not None or after.refusal is not None:
+        return None
+    if before.features is None or after.features is None:
+        return None
+    return slot_changes(before.features, after.features, calibration, config=config)
+
+
 def _pile_disagrees(
     counts: npt.NDArray[np.int64],
     before_counts: npt.NDArray[np.int64],
@@ -353,10 +367,9 @@ def judge_reading(
         counted_before = seen_before.counts
         sure_points = sure_points & (counted_before == before_counts)
         prob_before = along_lines(seen_before.slot_prob, clearly_empty=config.clearly_empty)
-        if prob_before.shape == prob.shape:
-            shown_before = (before_states <= EMPTY) | (
-                np.take_along_axis(prob_before, start[..., None], axis=-1)[..., 0] >= config.support
-            )
+        shown_before = (before_states <= EMPTY) | (
+            np.take_along_axis(prob_before, start[..., None], axis=-1)[..., 0] >= config.support
+        )
     sure_piles = (
         seen_reading.pile_confidence >= config.sure_point
         if seen_reading.pile_confidence is not None
@@ -626,17 +639,15 @@ def judge_photo(
         log.info("the frame before the move is refused (%s): judging the photo alone", before_reading.refusal.reason)
         before_reading = None
     reading = read_board(image, calibration, since=before_reading)
-    if before_reading is not None and before_reading.features and reading.features and reading.refusal is None:
-        changes = slot_changes(before_reading.features, reading.features, calibration, config=config)
-        return judge_reading(
-            before,
-            dice,
-            reading,
-            mover=mover,
-            home=home,
-            rules=rules,
-            config=config,
-            changes=changes,
-            before_reading=before_reading,
-        )
-    return judge_reading(before, dice, reading, mover=mover, home=home, rules=rules, config=config)
+    changes = changes_since(before_reading, reading, calibration, config=config)
+    return judge_reading(
+        before,
+        dice,
+        reading,
+        mover=mover,
+        home=home,
+        rules=rules,
+        config=config,
+        changes=changes,
+        before_reading=before_reading if changes is not None else None,
+    )
