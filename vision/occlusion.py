@@ -138,29 +138,40 @@ def line_area(features: SlotFeatures, points: BoolArray) -> BoolArray:
 
 
 def paste_checkers(
-    empty: FloatArray, features: SlotFeatures, model: ColourModel, colours: npt.NDArray[np.int8]
+    empty: FloatArray,
+    features: SlotFeatures,
+    model: ColourModel,
+    colours: npt.NDArray[np.int8],
+    bar_colours: npt.NDArray[np.int8],
 ) -> tuple[FloatArray, BoolArray]:
     """The empty board (h', w', 3) with a checker of the learned look pasted
-    on every slot whose ``colours`` (2, 12, S) is LIGHT or DARK, and where
-    the pasted discs lie (h', w')."""
+    on every slot whose ``colours`` (2, 12, S) and on every bar probe whose
+    ``bar_colours`` (B,) is LIGHT or DARK, and where the pasted discs lie
+    (h', w')."""
     board = np.array(empty, np.float32)
     discs = np.zeros(board.shape[:2], np.bool_)
     h, w = board.shape[:2]
-    xy = features.slot_xy
-    light, dark = model.checker_templates((xy / np.array([w, h], np.float32)).astype(np.float32))
+    size = np.array([w, h], np.float32)
     inner = DISC > 0
-    for row, col, k in zip(*np.nonzero(colours > 0)):
-        template = (light if colours[row, col, k] == LIGHT else dark)[row, col, k, :, :, :3]
-        if row == 1:
-            template = template[::-1]  # patches of the bottom row are turned edge-up
-        x0 = int(round(float(xy[row, col, k, 0]))) - _HALF
-        y0 = int(round(float(xy[row, col, k, 1]))) - _HALF
+
+    def paste(centre: FloatArray, template: FloatArray) -> None:
+        x0 = int(round(float(centre[0]))) - _HALF
+        y0 = int(round(float(centre[1]))) - _HALF
         xa, ya, xb, yb = max(x0, 0), max(y0, 0), min(x0 + PATCH, w), min(y0 + PATCH, h)
         if xa >= xb or ya >= yb:
-            continue
+            return
         mask = inner[ya - y0 : yb - y0, xa - x0 : xb - x0]
         board[ya:yb, xa:xb][mask] = template[ya - y0 : yb - y0, xa - x0 : xb - x0][mask]
         discs[ya:yb, xa:xb] |= mask
+
+    xy = features.slot_xy
+    light, dark = model.checker_templates((xy / size).astype(np.float32))
+    for row, col, k in zip(*np.nonzero(colours > 0)):
+        template = (light if colours[row, col, k] == LIGHT else dark)[row, col, k, :, :, :3]
+        paste(xy[row, col, k], template[::-1] if row == 1 else template)  # bottom patches are turned edge-up
+    light, dark = model.checker_templates((features.bar_xy / size).astype(np.float32))
+    for i in np.flatnonzero(bar_colours > 0):
+        paste(features.bar_xy[i], (light if bar_colours[i] == LIGHT else dark)[i, :, :, :3])
     return board, discs
 
 

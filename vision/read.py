@@ -53,6 +53,7 @@ from vision.refusal import (
     check_exposure,
     check_occlusion,
     check_sharpness,
+    straighten_hint,
 )
 from vision.squeeze import count_squeezed, rim_profile
 
@@ -92,6 +93,10 @@ class ReadConfig:
     #: (a phantom line at a corner, a pile counted long); more is something
     #: else read as checkers, and the frame is refused.
     extra_checkers: int = 4
+    #: Of a colour, the bar may seem to hold this many more checkers than
+    #: the points leave, each unlike the empty bar (a point counted short);
+    #: more is a hand or a sleeve read as checkers.
+    extra_on_bar: int = 2
     #: A point is not read surely where a slot within the line's reach fits
     #: even its nearest look only loosely, farther than this many spreads
     #: (a checker in glare, on a point of its own colour): its confidence is
@@ -419,11 +424,22 @@ def _read_piles(
     return sure
 
 
-def _read_bar(
-    features: SlotFeatures, model: ColourModel, on_points: dict[int, int], *, config: ReadConfig
-) -> tuple[int, int, float, npt.NDArray[np.bool_]]:
-    """Light and dark checkers on the bar, how sure, and which probes (B,)
-    a checker covers. Checkers on the bar stand anywhere: each is found
+@dataclass(frozen=True)
+class _Bar:
+    """What :func:`_read_bar` found: light and dark checkers counted, how
+    sure, the colour of the checker centred on each probe (B,) (LIGHT, DARK
+    or 0; also those past the room the points leave), and of those past
+    the room, how many of each colour look nothing like the empty bar."""
+
+    light: int
+    dark: int
+    confidence: float
+    centres: npt.NDArray[np.int8]
+    beyond: dict[int, int]
+
+
+def _read_bar(features: SlotFeatures, model: ColourModel, on_points: dict[int, int], *, config: ReadConfig) -> _Bar:
+    """The checkers on the bar. Checkers there stand anywhere: each is found
     where a probe (every quarter pitch) is most surely a checker rather than
     the empty bar, and no other is looked for within one checker of it. A
     probe is a checker only where it is nearer a checker's look than the
@@ -447,8 +463,9 @@ def _read_bar(
     z = distances / model.spread
     reach = BAR_PROBES_PER_PITCH - 1  # probes within one checker of a centre
     free = np.ones(len(bar), np.bool_)
-    covered = np.zeros(len(bar), np.bool_)
+    centres = np.zeros(len(bar), np.int8)
     totals = {LIGHT: 0, DARK: 0}
+    beyond = {LIGHT: 0, DARK: 0}
     room = {colour: max(config.checkers - on_points[colour], 0) for colour in (LIGHT, DARK)}
     sure = 1.0
     checker_like = prob[:, EMPTY] < 0.5
@@ -464,20 +481,33 @@ def _read_bar(
         colour = LIGHT if z[i, LIGHT] <= z[i, DARK] else DARK
         lo, hi = max(i - reach, 0), min(i + reach + 1, len(bar))
         free[lo:hi] = False
+        centres[i] = colour
         if totals[colour] == room[colour]:
             # more than there are checkers (B4): a point or the bar is
-            # misread, or what lies here is no checker; it has a checker's
-            # look, so it is no hand unless the points alone already hold
-            # more than there are (a hand read as a line of checkers)
+            # misread (the bar's own shadows pass for dark checkers), or
+            # what lies here is no checker: _check_too_many counts those
+            # unlike the empty bar, _check_covered judges them pixel by pixel
             sure = 0.0
-            covered[lo:hi] |= on_points[colour] <= config.checkers
+            beyond[colour] += int(z[i, EMPTY] > config.unexplained_spreads)
             continue
-        covered[lo:hi] = True
         totals[colour] += 1
         sure = min(sure, float(prob[i, colour]))
     if free.any():
         sure = min(sure, float(prob[free, EMPTY].min()))
-    return totals[LIGHT], totals[DARK], sure, covered
+    return _Bar(totals[LIGHT], totals[DARK], sure, centres, beyond)
+
+
+def unexplained_slots(prob: FloatArray, nearest: FloatArray, *, config: ReadConfig) -> npt.NDArray[np.bool_]:
+    """(2, 12, S) the slots that nothing learned explains: farther than
+    ``config.unexplained_spreads`` from every look (``nearest``), given the
+    slots' probabilities ``prob`` (2, 12, S, 3). The slot just past a
+    checker shows its side and shadow, and past the fifth the checkers pile
+    as they will: neither counts. Past a slot that is no checker either
+    (a sleeve lying along the point), the next one does."""
+    judged = np.ones(nearest.shape, np.bool_)
+    judged[:, :, 1:] = prob[:, :, :-1, LIGHT] + prob[:, :, :-1, DARK] < 0.5
+    judged[:, :, LINE:] = False
+    return judged & (nearest > config.unexplained_spreads)
 
 
 def read_rectified(
@@ -515,29 +545,25 @@ def read_rectified(
         model = learn_from_image(features)
     prob, slot_z = slot_z_scores(features, model, config=config)
     nearest = np.asarray(slot_z.min(axis=-1), np.float32)
-    # the slot just past a line of checkers shows the last one's side and
-    # shadow, and past the fifth the checkers pile as they will: neither
-    # counts as unexplained
-    judged = np.ones(nearest.shape, np.bool_)
-    judged[:, :, 1:] = prob[:, :, :-1, EMPTY] >= 0.5
-    judged[:, :, LINE:] = False
+    strange = unexplained_slots(prob, nearest, config=config)
     # with the frame before (a fixed camera), only what changed since can be
     # something reaching in: the rest was there when that frame was read
     new = None
     if since is not None and since.shape == features.thumbnail.shape:
         new = changed(features.thumbnail, since, refusal_config.occlusion_change)
-        judged &= slots_touching(new, features)
+        strange &= slots_touching(new, features)
+    calibrated = empty is not None
+    counts, confidence, detached = _read_points(prob, config=config, bridge=calibrated)
     refusal = check_occlusion(
-        judged & (nearest > config.unexplained_spreads),
+        strange,
+        counts,
         occluded_slots=config.occluded_slots,
         what="something unlike the board or its checkers",
         joined=nearest > config.loose_fit_spreads,
     )
-    calibrated = empty is not None
-    counts, confidence, detached = _read_points(prob, config=config, bridge=calibrated)
     if refusal is None and calibrated:
         refusal = check_occlusion(
-            detached, occluded_slots=config.detached_slots, what="something that is no line of checkers"
+            detached, counts, occluded_slots=config.detached_slots, what="something that is no line of checkers"
         )
     pile_confidence = _read_piles(
         features, model, counts, confidence, config=config, rectified=rectified, geometry=geometry
@@ -547,28 +573,28 @@ def read_rectified(
     loose = nearest[:, :, :LINE].max(axis=-1) > config.loose_fit_spreads
     loose |= _washed_out(features, model, config=config)[:, :, :LINE].any(axis=-1)
     on_points = {LIGHT: int(counts[counts > 0].sum()), DARK: int(-counts[counts < 0].sum())}
+    bar = _read_bar(features, model, on_points, config=config)
     if refusal is None and calibrated:
-        refusal = _check_too_many(on_points, config=config)
-    bar_light, bar_dark, bar_conf, bar_occupied = _read_bar(features, model, on_points, config=config)
+        refusal = _check_too_many(on_points, bar, config=config)
     if refusal is None and empty is not None:
         checkers = (prob[..., EMPTY] < 0.5) & (nearest < config.checker_fit_spreads)
         colours = np.where(prob[..., LIGHT] >= prob[..., DARK], LIGHT, DARK).astype(np.int8)
         piles = (np.abs(counts) > LINE) & (pile_confidence >= config.pile_known)
         refusal, unsure = _check_covered(
-            features, model, checkers, colours, counts, piles, bar_occupied, empty, borrowed, new, refusal_config
+            features, model, checkers, colours, counts, piles, bar.centres, empty, borrowed, new, refusal_config
         )
         loose |= unsure
     confidence = np.where(loose, np.minimum(confidence, config.loose_confidence), confidence).astype(np.float32)
     uncertain = [point_name(r, c) for r in range(2) for c in range(12) if confidence[r, c] < config.confident]
-    if bar_conf < config.confident:
+    if bar.confidence < config.confident:
         uncertain.append("bar")
     return Reading(
         counts=counts,
         confidence=confidence,
         slot_prob=prob,
-        bar_light=bar_light,
-        bar_dark=bar_dark,
-        bar_confidence=bar_conf,
+        bar_light=bar.light,
+        bar_dark=bar.dark,
+        bar_confidence=bar.confidence,
         uncertain=tuple(uncertain),
         refusal=refusal,
         rectified=rectified,
@@ -578,16 +604,20 @@ def read_rectified(
     )
 
 
-def _check_too_many(on_points: dict[int, int], *, config: ReadConfig) -> Refusal | None:
-    """``hand_over_board`` where the points seem to hold more checkers of a
-    colour (``on_points``: colour -> count) than there are (B4), by more
-    than a misread point explains."""
+def _check_too_many(on_points: dict[int, int], bar: _Bar, *, config: ReadConfig) -> Refusal | None:
+    """``hand_over_board`` where the points (``on_points``: colour -> count)
+    and the ``bar`` (the checkers counted there, and those past the room
+    the points leave that look nothing like the empty bar) seem to hold
+    more checkers of a colour than there are (B4), by more than a misread
+    point explains."""
     for colour, name in ((LIGHT, "light"), (DARK, "dark")):
-        if on_points[colour] > config.checkers + config.extra_checkers:
+        on_bar = (bar.light if colour == LIGHT else bar.dark) + bar.beyond[colour]
+        seen = on_points[colour] + on_bar
+        if seen > config.checkers + config.extra_checkers or bar.beyond[colour] > config.extra_on_bar:
             return Refusal(
                 "hand_over_board",
-                f"{on_points[colour]} {name} checkers seem to stand on the points, but a side has "
-                f"{config.checkers} (B4): something lies on the board; wait until it is clear",
+                f"{seen} {name} checkers seem to stand on the board ({on_bar} of them on the bar), but a side "
+                f"has {config.checkers} (B4): something lies on it; wait until it is clear",
             )
     return None
 
@@ -599,7 +629,7 @@ def _check_covered(
     colours: npt.NDArray[np.int8],
     counts: npt.NDArray[np.int64],
     piles: npt.NDArray[np.bool_],
-    bar_occupied: npt.NDArray[np.bool_],
+    bar_checkers: npt.NDArray[np.int8],
     empty: FloatArray,
     borrowed: BoolArray | None,
     new: BoolArray | None,
@@ -619,10 +649,13 @@ def _check_covered(
     unsure = np.zeros((2, 12), np.bool_)
     if empty.shape != features.thumbnail.shape:
         return None, unsure
-    care = care_mask(features, checkers, counts, bar_occupied)
+    care = care_mask(features, checkers, counts, bar_checkers != 0)
     # where checkers were read, the frame must look like checkers (a hand
-    # read as a line of checkers does not), with more tolerance
-    expected, discs = paste_checkers(empty, features, model, np.where(checkers, colours, 0).astype(np.int8))
+    # read as a line of checkers, or as checkers on the bar, does not), with
+    # more tolerance
+    expected, discs = paste_checkers(
+        empty, features, model, np.where(checkers, colours, 0).astype(np.int8), bar_checkers
+    )
     guessed = discs if borrowed is None else discs | borrowed_area(features, borrowed)
     residual = np.where(guessed, config.occlusion_checker_residual, config.occlusion_residual).astype(np.float32)
     strange = unexplained(features.thumbnail, expected, (care | discs) & ~line_area(features, piles), residual=residual)
@@ -644,10 +677,7 @@ def _check_covered(
         return None, unsure
     points = tuple(point_name(r, c) for r, c in covered)
     where = f" over {', '.join(points)}" if points else " in the middle of the board"
-    # checkers that fit no look (leaning, askew, in odd light) depart the
-    # same way, frame after frame, until someone straightens them
-    with_checkers = [name for (r, c), name in zip(covered, points, strict=True) if counts[r, c] != 0]
-    hint = f"; if nothing is there, straighten the checkers on {', '.join(with_checkers)}" if with_checkers else ""
+    hint = straighten_hint(covered, counts)
     return Refusal(
         "hand_over_board", f"something covers the board{where}: wait until it is clear{hint}", points
     ), unsure

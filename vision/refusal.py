@@ -316,8 +316,21 @@ def _largest_group(strange: npt.NDArray[np.bool_], joined: npt.NDArray[np.bool_]
     return int(np.bincount(labels[counted], minlength=count).max())
 
 
+def straighten_hint(points: list[tuple[int, int]], counts: npt.NDArray[np.int64]) -> str:
+    """What to do where a refusal names ``points`` (row, col) with checkers
+    read (``counts`` (2, 12)): checkers that fit no look (leaning, askew, in
+    odd light) depart from the board as a hand does, frame after frame,
+    until someone straightens them. A hand that hides the checkers leaves
+    none read, and gets no hint."""
+    from vision.read import point_name
+
+    with_checkers = [point_name(r, c) for r, c in points if counts[r, c] != 0]
+    return f"; if nothing is there, straighten the checkers on {', '.join(with_checkers)}" if with_checkers else ""
+
+
 def check_occlusion(
     strange: npt.NDArray[np.bool_],
+    counts: npt.NDArray[np.int64],
     *,
     occluded_slots: int,
     what: str,
@@ -326,10 +339,14 @@ def check_occlusion(
     """``hand_over_board`` when at least ``occluded_slots`` slots (2, 12, S)
     are ``strange`` in one group of neighbours (a hand is one thing; strange
     slots far apart are two misread checkers), where ``joined`` slots (that
-    fit their look only loosely) join groups; ``what`` says what lies there."""
+    fit their look only loosely) join groups; ``what`` says what lies there,
+    and :func:`straighten_hint` what to do where checkers are read
+    (``counts`` (2, 12))."""
     from vision.read import point_name
 
     if _largest_group(strange, np.zeros_like(strange) if joined is None else joined) < occluded_slots:
         return None
-    points = tuple(point_name(r, c) for r in range(2) for c in range(12) if strange[r, c].any())
-    return Refusal("hand_over_board", f"{what} covers {', '.join(points)}: wait until the board is clear", points)
+    covered = [(int(r), int(c)) for r in range(2) for c in range(12) if strange[r, c].any()]
+    points = tuple(point_name(r, c) for r, c in covered)
+    hint = straighten_hint(covered, counts)
+    return Refusal("hand_over_board", f"{what} covers {', '.join(points)}: wait until the board is clear{hint}", points)

@@ -17,11 +17,14 @@ from vision.layout import Layout
 from vision.read import (
     ReadConfig,
     Reading,
+    _Bar,
+    _check_too_many,
     _read_points,
     _washed_out,
     geometry_from_corners,
     read_board,
     read_with_corners,
+    unexplained_slots,
 )
 from vision.refusal import check_board_moved, check_occlusion
 from vision.render_style import STYLES, find_style
@@ -110,6 +113,52 @@ def test_a_checker_on_the_bar_past_its_colour_count_is_no_hand() -> None:
     reading = read_board(board.shoot(truth, 5).image, no_room)
     assert reading.refusal is None
     assert reading.bar_light == 0 and reading.bar_confidence == 0.0
+
+
+def test_more_checkers_on_the_bar_than_a_misread_point_explains_is_refused() -> None:
+    # a hand or a sleeve over the bar is read as checker after checker there;
+    # two past the room the points leave is a point misread, three are not (B4)
+    board = plain_board("red-white")
+    points = Layout(top=(0, 0, 0, 0, -3, 0, 0, 0, 0, 0, 0, 2), bottom=(-3, 0, 0, 0, 3, 0, 4, 0, 0, 0, 0, -2))
+    no_room = replace(calibrated(board), read=replace(calibrated(board).read, checkers=9))
+    reading = read_board(board.shoot(replace(points, bar_light=3), 5).image, no_room)
+    assert reading.refusal is not None and reading.refusal.reason == "hand_over_board"
+    assert "3 of them on the bar" in reading.refusal.message and "(B4)" in reading.refusal.message
+    one_room = replace(no_room, read=replace(no_room.read, checkers=10))
+    assert read_board(board.shoot(replace(points, bar_light=3), 5).image, one_room).refusal is None
+
+
+def test_only_checkers_on_the_bar_unlike_the_empty_bar_count_past_the_room() -> None:
+    """Past the room the points leave, what looks like a checker on the bar
+    and nothing like the empty bar counts (B4); the bar's own shadows,
+    which pass for dark checkers on a dark bar, do not."""
+    centres = np.zeros(40, np.int8)
+    centres[[2, 10, 18, 26]] = 2
+    full = {1: 15, 2: 15}
+    shadows = _Bar(light=0, dark=0, confidence=0.0, centres=centres, beyond={1: 0, 2: 0})
+    assert _check_too_many(full, shadows, config=ReadConfig()) is None
+    two = replace(shadows, beyond={1: 0, 2: 2})
+    assert _check_too_many(full, two, config=ReadConfig()) is None
+    refusal = _check_too_many(full, replace(shadows, beyond={1: 0, 2: 3}), config=ReadConfig())
+    assert refusal is not None and refusal.reason == "hand_over_board"
+    assert "18 dark checkers" in refusal.message and "(3 of them on the bar)" in refusal.message
+    # counted on the bar with room for them: no more than a side has
+    assert _check_too_many({1: 11, 2: 15}, replace(shadows, light=4), config=ReadConfig()) is None
+
+
+def test_past_a_slot_unlike_anything_the_next_one_counts_as_unexplained() -> None:
+    """A slot just past a checker shows its side and shadow and is excused;
+    a slot past one that is no checker either (a sleeve along the point) is not."""
+    prob = np.zeros((2, 12, 6, 3), np.float32)
+    prob[..., 0] = 1.0
+    nearest = np.zeros((2, 12, 6), np.float32)
+    prob[0, 0, :2] = (0.0, 1.0, 0.0)  # two light checkers ...
+    nearest[0, 0, 2] = 6.0  # ... and the side of the second
+    prob[1, 3, :3] = (0.0, 0.0, 0.0)  # a sleeve: three slots unlike anything
+    nearest[1, 3, :3] = 6.0
+    strange = unexplained_slots(prob, nearest, config=ReadConfig())
+    assert not strange[0].any()
+    assert strange[1, 3].tolist() == [True, True, True, False, False, False]
 
 
 def test_far_more_checkers_of_a_colour_than_a_side_has_is_refused() -> None:
@@ -255,17 +304,18 @@ def test_strange_slots_make_a_hand_only_together() -> None:
     not a hand, unless slots that fit only loosely join them; the two rows
     are not neighbours."""
     strange = np.zeros((2, 12, 6), np.bool_)
+    counts = np.zeros((2, 12), np.int64)
     strange[0, 2, 0] = strange[0, 7, 3] = True
-    assert check_occlusion(strange, occluded_slots=2, what="it") is None
+    assert check_occlusion(strange, counts, occluded_slots=2, what="it") is None
     joined = np.zeros_like(strange)
     joined[0, 3:7, 1] = joined[0, 6, 2] = True  # a loosely fitting path between them
-    refusal = check_occlusion(strange, occluded_slots=2, what="it", joined=joined)
+    refusal = check_occlusion(strange, counts, occluded_slots=2, what="it", joined=joined)
     assert refusal is not None and refusal.points == ("top 3", "top 8")
     strange[:] = False
     strange[0, 0, 0] = strange[1, 0, 0] = True  # facing points across the board
-    assert check_occlusion(strange, occluded_slots=2, what="it") is None
+    assert check_occlusion(strange, counts, occluded_slots=2, what="it") is None
     strange[0, 1, 0] = True  # beside the first
-    assert check_occlusion(strange, occluded_slots=2, what="it") is not None
+    assert check_occlusion(strange, counts, occluded_slots=2, what="it") is not None
 
 
 def test_checkers_along_the_edges_are_no_moved_board() -> None:
