@@ -104,8 +104,9 @@ def care_mask(
     features: SlotFeatures, checkers: BoolArray, counts: npt.NDArray[np.int64], bar_checkers: BoolArray
 ) -> BoolArray:
     """(h', w') where the frame should look like the empty board: everywhere
-    but around the slots (2, 12, S) and bar probes (B,) that look like
-    checkers (with their rims and shadows), and past the line of a pile
+    but around the slots (2, 12, S) that look like checkers and the bar
+    probes (B,) a checker was found centred on (with their rims and
+    shadows), and past the line of a pile
     (``counts`` (2, 12) from the reading). Whatever stands on a slot and does
     not look like a checker stays in: a hand is not a checker."""
     care = np.ones(features.thumbnail.shape[:2], np.bool_)
