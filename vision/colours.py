@@ -352,10 +352,6 @@ def _fit_light(samples: list[FloatArray], positions: list[FloatArray]) -> tuple[
     return templates, field
 
 
-def _normalised(xy: FloatArray, shape: tuple[int, ...]) -> FloatArray:
-    return np.asarray(xy / np.array([shape[1], shape[0]], np.float32), np.float32)
-
-
 def _name_by_brightness(first: FloatArray, second: FloatArray, *, first_is_light: bool | None) -> bool:
     """True when ``first`` (a template) is the light kind."""
     l1 = float((first[..., 0] * DISC).sum())
@@ -380,7 +376,7 @@ def learn_from_layout(
     ``positive_is_light`` decides when both are about equally bright)."""
     slots = features.patches.shape[2]
     states = layout_states(layout, slots, exact=True)
-    xy = _normalised(features.slot_xy, features.thumbnail.shape)
+    xy = features.on_board(features.slot_xy)
     pos, neg = features.patches[states == LIGHT], features.patches[states == DARK]
     if len(pos) == 0 or len(neg) == 0:
         raise CalibrationError(f"layout {layout!r}: needs checkers of both colours to learn them")
@@ -421,7 +417,7 @@ def learn_from_layout(
     junction_light = junction_dark = None
     if features.junctions is not None and features.junction_xy is not None:
         counts = np.array([layout.top, layout.bottom], np.int64)
-        jxy = _normalised(features.junction_xy, features.thumbnail.shape)
+        jxy = features.on_board(features.junction_xy)
         reach = min(LINE - 1, features.junctions.shape[2])
         learned: list[FloatArray | None] = []
         for sign in (1, -1):

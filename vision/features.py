@@ -60,6 +60,12 @@ class SlotFeatures:
     junction_xy: FloatArray | None = None
     """(2, 12, J, 2) where the junctions lie in ``thumbnail``."""
 
+    def on_board(self, xy: FloatArray) -> FloatArray:
+        """``thumbnail`` positions ``xy`` (..., 2) as normalised board
+        coordinates (..., 2) in 0..1, where the light field is modelled."""
+        h, w = self.thumbnail.shape[:2]
+        return np.asarray(xy / np.array([w, h], np.float32), np.float32)
+
     @property
     def lab(self) -> FloatArray:
         c = PATCH // 2

@@ -217,8 +217,7 @@ def slot_changes(
     board (their slots as read: :attr:`Reading.features`), against how much
     a change of state would change it."""
     model = calibration.colours.resized(calibration.geometry.slots)
-    h, w = before.thumbnail.shape[:2]
-    light, dark = model.checker_templates((before.slot_xy / np.array([w, h], np.float32)).astype(np.float32))
+    light, dark = model.checker_templates(before.on_board(before.slot_xy))
     templates = [model.background, light, dark]
     scale = np.zeros(model.background.shape[:3] + (3, 3), np.float32)
     for i in range(3):
@@ -228,7 +227,7 @@ def slot_changes(
     changes = Changes(distance=template_distance(after.patches, before.patches), scale=scale)
     if before.junctions is None or after.junctions is None or before.junction_xy is None:
         return changes
-    xy = (before.junction_xy / np.array([w, h], np.float32)).astype(np.float32)
+    xy = before.on_board(before.junction_xy)
     rims = model.junction_templates(xy)
     if rims is None:
         return changes

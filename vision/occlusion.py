@@ -152,7 +152,6 @@ def paste_checkers(
     board = np.array(empty, np.float32)
     discs = np.zeros(board.shape[:2], np.bool_)
     h, w = board.shape[:2]
-    size = np.array([w, h], np.float32)
     inner = DISC > 0
 
     def paste(centre: FloatArray, template: FloatArray) -> None:
@@ -166,11 +165,11 @@ def paste_checkers(
         discs[ya:yb, xa:xb] |= mask
 
     xy = features.slot_xy
-    light, dark = model.checker_templates((xy / size).astype(np.float32))
+    light, dark = model.checker_templates(features.on_board(xy))
     for row, col, k in zip(*np.nonzero(colours > 0)):
         template = (light if colours[row, col, k] == LIGHT else dark)[row, col, k, :, :, :3]
         paste(xy[row, col, k], template[::-1] if row == 1 else template)  # bottom patches are turned edge-up
-    light, dark = model.checker_templates((features.bar_xy / size).astype(np.float32))
+    light, dark = model.checker_templates(features.on_board(features.bar_xy))
     for i in np.flatnonzero(bar_colours > 0):
         paste(features.bar_xy[i], (light if bar_colours[i] == LIGHT else dark)[i, :, :, :3])
     return board, discs

@@ -233,16 +233,11 @@ def _probabilities(distances: FloatArray, spread: FloatArray) -> tuple[FloatArra
     return prob.astype(np.float32), z.min(axis=-1).astype(np.float32)
 
 
-def _normalised(xy: FloatArray, features: SlotFeatures) -> FloatArray:
-    h, w = features.thumbnail.shape[:2]
-    return np.asarray(xy / np.array([w, h], np.float32), np.float32)
-
-
 def slot_distances(features: SlotFeatures, model: ColourModel) -> FloatArray:
     """(2, 12, S, 3) template distances of every slot to its empty look and
     to a light and a dark checker as they look there."""
     model = model.resized(features.patches.shape[2])
-    light, dark = model.checker_templates(_normalised(features.slot_xy, features))
+    light, dark = model.checker_templates(features.on_board(features.slot_xy))
     patches = features.patches
     return np.stack(
         [
@@ -379,8 +374,7 @@ def _read_piles(
     sure = np.zeros((2, 12), np.float32)
     if features.junctions is None or features.junction_xy is None:
         return sure
-    h, w = features.thumbnail.shape[:2]
-    xy = (features.junction_xy / np.array([w, h], np.float32)).astype(np.float32)
+    xy = features.on_board(features.junction_xy)
     junction = model.junction_templates(xy)
     if junction is None:
         return sure
@@ -450,7 +444,7 @@ def _read_bar(features: SlotFeatures, model: ColourModel, on_points: dict[int, i
     background = (
         model.bar if len(model.bar) == len(bar) else np.repeat(np.median(model.bar, axis=0)[None], len(bar), axis=0)
     )
-    light, dark = model.checker_templates(_normalised(features.bar_xy, features))
+    light, dark = model.checker_templates(features.on_board(features.bar_xy))
     distances = np.stack(
         [
             template_distance(bar, background),
