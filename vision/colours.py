@@ -67,22 +67,29 @@ def _disc() -> FloatArray:
 #: standing there at calibration spoils the empty look, one standing there
 #: now the look of this slot).
 DISC = _disc()
+#: The disc's half away from the edge (see :data:`DISC`): where a slot past
+#: a checker shows its empty look under that checker's shadow or side.
+FAR_HALF = np.where(np.arange(PATCH)[:, None] >= PATCH // 2, DISC, 0.0).astype(np.float32)
+FAR_HALF /= FAR_HALF.sum()
 
 
-def template_distance(patches: FloatArray, template: FloatArray, *, max_gain: float = MAX_GAIN) -> FloatArray:
-    """RMS Lab distance over the disc between ``patches`` (..., T, T, 4) and
-    ``template`` (broadcastable to it), the patches' lightness scaled by the
-    best gain in [1/max_gain, max_gain]; shape (...)."""
+def template_distance(
+    patches: FloatArray, template: FloatArray, *, max_gain: float = MAX_GAIN, weights: FloatArray = DISC
+) -> FloatArray:
+    """RMS Lab distance over the disc (or other ``weights`` (T, T), summing
+    to 1) between ``patches`` (..., T, T, 4) and ``template`` (broadcastable
+    to it), the patches' lightness scaled by the best gain in
+    [1/max_gain, max_gain]; shape (...)."""
     template = np.broadcast_to(template, patches.shape)
     xl, tl = patches[..., 0], template[..., 0]
-    gain = (xl * tl * DISC).sum(axis=(-2, -1)) / np.maximum((xl * xl * DISC).sum(axis=(-2, -1)), 1e-6)
+    gain = (xl * tl * weights).sum(axis=(-2, -1)) / np.maximum((xl * xl * weights).sum(axis=(-2, -1)), 1e-6)
     gain = np.clip(gain, 1 / max_gain, max_gain)[..., None, None]
     d2 = (
         (gain * xl - tl) ** 2
         + ((patches[..., 1:3] - template[..., 1:3]) ** 2).sum(axis=-1)
         + (gain * patches[..., 3] - template[..., 3]) ** 2
     )
-    return np.asarray(np.sqrt((d2 * DISC).sum(axis=(-2, -1))), np.float32)
+    return np.asarray(np.sqrt((d2 * weights).sum(axis=(-2, -1))), np.float32)
 
 
 def _basis(xy: FloatArray) -> FloatArray:

@@ -23,6 +23,7 @@ from vision.colours import (
     DARK,
     DISC,
     EMPTY,
+    FAR_HALF,
     LIGHT,
     LINE,
     ColourModel,
@@ -267,8 +268,16 @@ def slot_z_scores(features: SlotFeatures, model: ColourModel, *, config: ReadCon
     cap = config.checker_spread_cap * bg
     spread = np.stack([bg, np.minimum(model.spread[1], cap), np.minimum(model.spread[2], cap)], axis=-1)
     distances = slot_distances(features, model)
-    # a checker past the first of a line must also look like the one before it
     patches = features.patches
+    # the slot past a checker may show that checker's shadow (a low light)
+    # or side (an oblique camera) over its half towards the edge: it is
+    # empty where its far half looks empty
+    first = distances / spread
+    past = np.zeros(patches.shape[:3], np.bool_)
+    past[:, :, 1:] = np.minimum(first[:, :, :-1, LIGHT], first[:, :, :-1, DARK]) < first[:, :, :-1, EMPTY]
+    far = template_distance(patches[past], model.background[past], weights=FAR_HALF)
+    distances[past, EMPTY] = np.minimum(distances[past, EMPTY], far)
+    # a checker past the first of a line must also look like the one before it
     alike = np.zeros(patches.shape[:3], np.float32)
     alike[:, :, 1:] = template_distance(patches[:, :, 1:], patches[:, :, :-1]) / model.self_spread
     z = np.asarray(distances / spread, np.float32)

@@ -9,7 +9,15 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.vision.vision_boards import START, calibrated, game_position, light_layout, plain_board, random_board
+from tests.vision.vision_boards import (
+    START,
+    Board,
+    calibrated,
+    game_position,
+    light_layout,
+    plain_board,
+    random_board,
+)
 from vision.colours import template_distance
 from vision.features import PATCH, measure
 from vision.geometry import rectify, slot_centres, to_image
@@ -27,6 +35,7 @@ from vision.read import (
     unexplained_slots,
 )
 from vision.refusal import check_board_moved, check_occlusion
+from vision.render import CameraPose, Effects, Lighting
 from vision.render_style import STYLES, find_style
 
 
@@ -183,6 +192,21 @@ def test_a_point_whose_slots_fit_only_loosely_is_not_read_surely() -> None:
     assert (read_board(image, calibration).confidence >= calibration.read.confident).sum() >= 8
     strict = replace(calibration, read=replace(calibration.read, loose_fit_spreads=-1.0))  # every fit loose
     assert (read_board(image, strict).confidence <= calibration.read.loose_confidence).all()
+
+
+@pytest.mark.parametrize("azimuth", [83.0, 263.0])
+def test_a_lone_checkers_shadow_over_the_next_slot_is_no_second_checker(azimuth: float) -> None:
+    # a low light (35 degrees) casts each checker's shadow over half the
+    # next slot; white checkers' shadows on gold and white points fit a
+    # white checker better than the empty slot, as the whole slot is
+    # judged: 18-21 light checkers were read, and the frame refused
+    low_light = replace(Lighting.even(), light_azimuth_deg=azimuth, light_elevation_deg=35.0, shadow=0.5)
+    board = Board("gold-white", CameraPose.overhead(), low_light, Effects.none(), 7)
+    calibration = calibrated(board)
+    truth = Layout(top=(-1, 1) * 6, bottom=(1, -1) * 6, bar_light=3, bar_dark=3)
+    reading = read_board(board.shoot(truth, 5).image, calibration)
+    assert reading.refusal is None
+    assert _right(reading, truth) == 24
 
 
 def test_piles_laid_on_the_line_are_counted() -> None:
