@@ -197,8 +197,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--dump",
         metavar="DIR",
-        help="write the photos read wrong or refused, and those judged wrong or refused with the frame before, "
-        "to DIR, each with its calibration and true layout",
+        help="write the photos read wrong or refused, those judged wrong or refused with the frame before, and "
+        "the moves played one pip too far that passed as legal, to DIR, each with its calibration and true layout",
     )
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
@@ -365,15 +365,16 @@ def main(argv: list[str] | None = None) -> int:
                                 f"  judge {name}: {chosen.play} one pip too far passed as "
                                 f"{caught.play.play if caught.play else ''}"
                             )
-                        if args.dump and caught.verdict == "legal":
-                            dump_judged(
-                                Path(args.dump),
-                                f"passed_{photos:05d}",
-                                (wrong_image, image),
-                                board,
-                                (position, dice, mover),
-                                wrong,
-                            )
+                        for passed, kind in ((caught, "passed"), (alone, "passed_alone")):
+                            if args.dump and passed.verdict == "legal":
+                                dump_judged(
+                                    Path(args.dump),
+                                    f"{kind}_{photos:05d}",
+                                    (wrong_image, image),
+                                    board,
+                                    (position, dice, mover),
+                                    wrong,
+                                )
                     judged_b += 1
                     identified_b += right_play
                     legal_called_illegal_b += verdict.verdict == "illegal"
