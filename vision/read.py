@@ -271,10 +271,13 @@ def slot_z_scores(features: SlotFeatures, model: ColourModel, *, config: ReadCon
     patches = features.patches
     # the slot past a checker may show that checker's shadow (a low light)
     # or side (an oblique camera) over its half towards the edge: it is
-    # empty where its far half looks empty
+    # empty where its far half looks empty. Only past what fits a checker:
+    # a sleeve only nearer a checker's look than the empty slot's casts no
+    # shadow to excuse the next slot
     first = distances / spread
+    fit = np.minimum(first[..., LIGHT], first[..., DARK])
     past = np.zeros(patches.shape[:3], np.bool_)
-    past[:, :, 1:] = np.minimum(first[:, :, :-1, LIGHT], first[:, :, :-1, DARK]) < first[:, :, :-1, EMPTY]
+    past[:, :, 1:] = (fit[:, :, :-1] < first[:, :, :-1, EMPTY]) & (fit[:, :, :-1] < config.checker_fit_spreads)
     far = template_distance(patches[past], model.background[past], weights=FAR_HALF)
     distances[past, EMPTY] = np.minimum(distances[past, EMPTY], far)
     # a checker past the first of a line must also look like the one before it

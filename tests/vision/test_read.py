@@ -18,7 +18,7 @@ from tests.vision.vision_boards import (
     plain_board,
     random_board,
 )
-from vision.colours import template_distance
+from vision.colours import DARK, EMPTY, template_distance
 from vision.features import PATCH, measure
 from vision.geometry import rectify, slot_centres, to_image
 from vision.layout import Layout
@@ -32,6 +32,7 @@ from vision.read import (
     geometry_from_corners,
     read_board,
     read_with_corners,
+    slot_z_scores,
     unexplained_slots,
 )
 from vision.refusal import check_board_moved, check_occlusion
@@ -207,6 +208,31 @@ def test_a_lone_checkers_shadow_over_the_next_slot_is_no_second_checker(azimuth:
     reading = read_board(board.shoot(truth, 5).image, calibration)
     assert reading.refusal is None
     assert _right(reading, truth) == 24
+
+
+@pytest.mark.parametrize(("tint", "excused"), [(0.0, True), (40.0, False)])
+def test_only_the_slot_past_what_fits_a_checker_is_judged_by_its_far_half(tint: float, excused: bool) -> None:
+    # slot 0 of an empty point made a dark checker (tinted: a sleeve only
+    # nearer a dark checker's look than the empty slot's), slot 1 its
+    # shadow over the near half and the empty look over the far half
+    board = plain_board("wood")
+    calibration = calibrated(board)
+    features = measure(rectify(board.shoot(START, 3).image, calibration.geometry), calibration.geometry)
+    model = calibration.colours.resized(features.patches.shape[2])
+    _, dark = model.checker_templates(features.on_board(features.slot_xy))
+    row, col = 1, 2  # empty at the start
+    patches = features.patches.copy()
+    patches[row, col, 0] = dark[row, col, 0]
+    patches[row, col, 0, ..., 1] += tint
+    patches[row, col, 1] = model.background[row, col, 1]
+    patches[row, col, 1, : PATCH // 2] = dark[row, col, 1, : PATCH // 2]
+    _, z = slot_z_scores(replace(features, patches=patches), model, config=calibration.read)
+    fits = z[row, col, 0, DARK] < calibration.read.checker_fit_spreads
+    assert fits == excused
+    if excused:
+        assert z[row, col, 1, EMPTY] < 1.0  # empty: its far half is
+    else:
+        assert z[row, col, 1, EMPTY] > calibration.read.unexplained_spreads  # judged whole: unlike anything
 
 
 def test_piles_laid_on_the_line_are_counted() -> None:
