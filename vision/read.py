@@ -83,6 +83,10 @@ class ReadConfig:
     occluded_slots: int = 2
     #: A slot read as a checker counts as one only within this many spreads of a checker's look.
     checker_fit_spreads: float = 3.0
+    #: The slot past a checker is judged by its far half alone (its near
+    #: half may lie under that checker's shadow or side) where that half is
+    #: nearer the empty look than a checker's by this factor.
+    far_half_margin: float = 0.4
     #: A checker's look may stray at most this many times as far as the slot's
     #: empty look: checkers vary more over the board (their sides show in
     #: perspective), and an empty point of the checkers' colour must not pass
@@ -234,17 +238,18 @@ def _probabilities(distances: FloatArray, spread: FloatArray) -> tuple[FloatArra
     return prob.astype(np.float32), z.min(axis=-1).astype(np.float32)
 
 
-def slot_distances(features: SlotFeatures, model: ColourModel) -> FloatArray:
+def slot_distances(features: SlotFeatures, model: ColourModel, *, weights: FloatArray = DISC) -> FloatArray:
     """(2, 12, S, 3) template distances of every slot to its empty look and
-    to a light and a dark checker as they look there."""
+    to a light and a dark checker as they look there, over the disc (or
+    other ``weights``, see :func:`template_distance`)."""
     model = model.resized(features.patches.shape[2])
     light, dark = model.checker_templates(features.on_board(features.slot_xy))
     patches = features.patches
     return np.stack(
         [
-            template_distance(patches, model.background),
-            template_distance(patches, light, max_gain=CHECKER_GAIN),
-            template_distance(patches, dark, max_gain=CHECKER_GAIN),
+            template_distance(patches, model.background, weights=weights),
+            template_distance(patches, light, max_gain=CHECKER_GAIN, weights=weights),
+            template_distance(patches, dark, max_gain=CHECKER_GAIN, weights=weights),
         ],
         axis=-1,
     )
@@ -271,15 +276,17 @@ def slot_z_scores(features: SlotFeatures, model: ColourModel, *, config: ReadCon
     patches = features.patches
     # the slot past a checker may show that checker's shadow (a low light)
     # or side (an oblique camera) over its half towards the edge: it is
-    # empty where its far half looks empty. Only past what fits a checker:
-    # a sleeve only nearer a checker's look than the empty slot's casts no
-    # shadow to excuse the next slot
+    # empty where its far half looks clearly more like the empty slot than
+    # like a checker (the far half of a dark checker in shadow on dark felt
+    # is not far from the felt). Only past what fits a checker: a sleeve
+    # only nearer a checker's look than the empty slot's casts no shadow
     first = distances / spread
     fit = np.minimum(first[..., LIGHT], first[..., DARK])
     past = np.zeros(patches.shape[:3], np.bool_)
     past[:, :, 1:] = (fit[:, :, :-1] < first[:, :, :-1, EMPTY]) & (fit[:, :, :-1] < config.checker_fit_spreads)
-    far = template_distance(patches[past], model.background[past], weights=FAR_HALF)
-    distances[past, EMPTY] = np.minimum(distances[past, EMPTY], far)
+    far = slot_distances(features, model, weights=FAR_HALF)
+    past &= far[..., EMPTY] < config.far_half_margin * np.minimum(far[..., LIGHT], far[..., DARK])
+    distances[past, EMPTY] = np.minimum(distances[past, EMPTY], far[past, EMPTY])
     # a checker past the first of a line must also look like the one before it
     alike = np.zeros(patches.shape[:3], np.float32)
     alike[:, :, 1:] = template_distance(patches[:, :, 1:], patches[:, :, :-1]) / model.self_spread
