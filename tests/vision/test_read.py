@@ -210,11 +210,20 @@ def test_a_lone_checkers_shadow_over_the_next_slot_is_no_second_checker(azimuth:
     assert _right(reading, truth) == 24
 
 
-@pytest.mark.parametrize(("tint", "excused"), [(0.0, True), (40.0, False)])
-def test_only_the_slot_past_what_fits_a_checker_is_judged_by_its_far_half(tint: float, excused: bool) -> None:
-    # slot 0 of an empty point made a dark checker (tinted: a sleeve only
-    # nearer a dark checker's look than the empty slot's), slot 1 its
-    # shadow over the near half and the empty look over the far half
+@pytest.mark.parametrize(
+    ("tint", "checker_share", "excused"),
+    [
+        (0.0, 0.0, True),  # a checker's shadow over the near half, the far half empty
+        (40.0, 0.0, False),  # past a sleeve only nearer a dark checker than the empty slot
+        (0.0, 0.5, False),  # the far half only somewhat nearer the empty look than a checker's
+    ],
+)
+def test_only_the_slot_past_what_fits_a_checker_is_judged_by_its_far_half(
+    tint: float, checker_share: float, excused: bool
+) -> None:
+    # slot 0 of an empty point made a dark checker (tinted: a sleeve), slot
+    # 1 that checker's shadow over the near half and over the far half the
+    # empty look (blended with a dark checker's by ``checker_share``)
     board = plain_board("wood")
     calibration = calibrated(board)
     features = measure(rectify(board.shoot(START, 3).image, calibration.geometry), calibration.geometry)
@@ -224,15 +233,16 @@ def test_only_the_slot_past_what_fits_a_checker_is_judged_by_its_far_half(tint: 
     patches = features.patches.copy()
     patches[row, col, 0] = dark[row, col, 0]
     patches[row, col, 0, ..., 1] += tint
-    patches[row, col, 1] = model.background[row, col, 1]
+    patches[row, col, 1] = (1 - checker_share) * model.background[row, col, 1] + checker_share * dark[row, col, 1]
     patches[row, col, 1, : PATCH // 2] = dark[row, col, 1, : PATCH // 2]
-    _, z = slot_z_scores(replace(features, patches=patches), model, config=calibration.read)
-    fits = z[row, col, 0, DARK] < calibration.read.checker_fit_spreads
-    assert fits == excused
+    shown = replace(features, patches=patches)
+    _, z = slot_z_scores(shown, model, config=calibration.read)
+    _, whole = slot_z_scores(shown, model, config=replace(calibration.read, far_half_margin=0.0))  # never excused
+    assert (z[row, col, 0, DARK] < calibration.read.checker_fit_spreads) == (tint == 0.0)
     if excused:
-        assert z[row, col, 1, EMPTY] < 1.0  # empty: its far half is
+        assert z[row, col, 1, EMPTY] < 1.0 < whole[row, col, 1, EMPTY]  # empty: its far half is
     else:
-        assert z[row, col, 1, EMPTY] > calibration.read.unexplained_spreads  # judged whole: unlike anything
+        assert z[row, col, 1, EMPTY] == whole[row, col, 1, EMPTY]
 
 
 def test_piles_laid_on_the_line_are_counted() -> None:
