@@ -67,8 +67,9 @@ def _disc() -> FloatArray:
 #: standing there at calibration spoils the empty look, one standing there
 #: now the look of this slot).
 DISC = _disc()
-#: The disc's half away from the edge (see :data:`DISC`): where a slot past
-#: a checker shows its empty look under that checker's shadow or side.
+#: The disc's half away from the edge (see :data:`DISC`): a slot past a
+#: checker shows its empty look there even where that checker's shadow or
+#: side covers the half towards the edge.
 FAR_HALF = np.where(np.arange(PATCH)[:, None] >= PATCH // 2, DISC, 0.0).astype(np.float32)
 FAR_HALF /= FAR_HALF.sum()
 

@@ -84,8 +84,9 @@ class ReadConfig:
     #: A slot read as a checker counts as one only within this many spreads of a checker's look.
     checker_fit_spreads: float = 3.0
     #: The slot past a checker is judged by its far half alone (its near
-    #: half may lie under that checker's shadow or side) where that half is
-    #: nearer the empty look than a checker's by this factor.
+    #: half may lie under that checker's shadow or side) where that half's
+    #: distance to the empty look is below this share of its distance to a
+    #: checker's.
     far_half_margin: float = 0.4
     #: A checker's look may stray at most this many times as far as the slot's
     #: empty look: checkers vary more over the board (their sides show in
