@@ -239,16 +239,22 @@ def _probabilities(distances: FloatArray, spread: FloatArray) -> tuple[FloatArra
     return prob.astype(np.float32), z.min(axis=-1).astype(np.float32)
 
 
-def slot_distances(features: SlotFeatures, model: ColourModel, *, weights: FloatArray = DISC) -> FloatArray:
+def slot_distances(
+    features: SlotFeatures, model: ColourModel, *, weights: FloatArray = DISC, where: BoolArray | None = None
+) -> FloatArray:
     """(2, 12, S, 3) template distances of every slot to its empty look and
     to a light and a dark checker as they look there, over the disc (or
-    other ``weights``, see :func:`template_distance`)."""
+    other ``weights``, see :func:`template_distance`); (n, 3) of the slots
+    ``where`` (2, 12, S) is true only, if given."""
     model = model.resized(features.patches.shape[2])
     light, dark = model.checker_templates(features.on_board(features.slot_xy))
-    patches = features.patches
+    looks = [features.patches, model.background, light, dark]
+    if where is not None:
+        looks = [look[where] for look in looks]
+    patches, background, light, dark = looks
     return np.stack(
         [
-            template_distance(patches, model.background, weights=weights),
+            template_distance(patches, background, weights=weights),
             template_distance(patches, light, max_gain=CHECKER_GAIN, weights=weights),
             template_distance(patches, dark, max_gain=CHECKER_GAIN, weights=weights),
         ],
@@ -285,9 +291,9 @@ def slot_z_scores(features: SlotFeatures, model: ColourModel, *, config: ReadCon
     fit = np.minimum(first[..., LIGHT], first[..., DARK])
     past = np.zeros(patches.shape[:3], np.bool_)
     past[:, :, 1:] = (fit[:, :, :-1] < first[:, :, :-1, EMPTY]) & (fit[:, :, :-1] < config.checker_fit_spreads)
-    far = slot_distances(features, model, weights=FAR_HALF)
-    past &= far[..., EMPTY] < config.far_half_margin * np.minimum(far[..., LIGHT], far[..., DARK])
-    distances[past, EMPTY] = np.minimum(distances[past, EMPTY], far[past, EMPTY])
+    far = slot_distances(features, model, weights=FAR_HALF, where=past)
+    empty = far[:, EMPTY] < config.far_half_margin * np.minimum(far[:, LIGHT], far[:, DARK])
+    distances[past, EMPTY] = np.where(empty, np.minimum(distances[past, EMPTY], far[:, EMPTY]), distances[past, EMPTY])
     # a checker past the first of a line must also look like the one before it
     alike = np.zeros(patches.shape[:3], np.float32)
     alike[:, :, 1:] = template_distance(patches[:, :, 1:], patches[:, :, :-1]) / model.self_spread
