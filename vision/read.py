@@ -304,7 +304,7 @@ def slot_z_scores(features: SlotFeatures, model: ColourModel, *, config: ReadCon
 
 
 def _read_points(
-    prob: FloatArray, *, config: ReadConfig, bridge: bool = True
+    prob: FloatArray, *, config: ReadConfig, bridge: bool = True, borrowed: BoolArray | None = None
 ) -> tuple[npt.NDArray[np.int64], FloatArray, npt.NDArray[np.bool_]]:
     """Counts (2, 12), confidences (2, 12) and detached slots (2, 12, S)
     from slot probabilities (2, 12, S, 3).
@@ -318,7 +318,10 @@ def _read_points(
     (white on the wide base of a white point). Not so where ``bridge`` is
     false: colours guessed from the frame itself take the board's own light
     points for checkers. A checker's look a slot or more past the end of
-    the line is *detached*: no checker stands there, something else does.
+    the line is *detached*: no checker stands there, something else does
+    (and the point is read unsurely); where the slot's empty look was
+    ``borrowed`` (2, 12, S) from another point (a corner, whose own lies in
+    the frame's shadow), only a sure one is.
     """
     slots = min(prob.shape[2], LINE)
     counts = np.zeros((2, 12), np.int64)
@@ -353,9 +356,11 @@ def _read_points(
                 conf *= max(light, dark) / max(light + dark, 1e-9)
             conf *= 0.3**bridged
             # past the slot after the line (its side and shadow show there)
-            detached[row, col, run + 1 : slots] = p[run + 1 :, LIGHT] + p[run + 1 :, DARK] > 0.5
-            if detached[row, col].any():
+            beyond = p[run + 1 :, LIGHT] + p[run + 1 :, DARK]
+            if (beyond > 0.5).any():
                 conf *= 0.3  # a gap in the stack: something else is on the point
+            unsure = np.zeros(len(beyond), np.bool_) if borrowed is None else borrowed[row, col, run + 1 : slots]
+            detached[row, col, run + 1 : slots] = beyond > np.where(unsure, config.confident, 0.5)
             if run == slots:
                 conf *= config.full_stack_confidence  # more may be piled on the line
             counts[row, col] = run if colour == LIGHT else -run
@@ -573,7 +578,7 @@ def read_rectified(
         new = changed(features.thumbnail, since, refusal_config.occlusion_change)
         strange &= slots_touching(new, features)
     calibrated = empty is not None
-    counts, confidence, detached = _read_points(prob, config=config, bridge=calibrated)
+    counts, confidence, detached = _read_points(prob, config=config, bridge=calibrated, borrowed=borrowed)
     refusal = check_occlusion(
         strange,
         counts,

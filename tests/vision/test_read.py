@@ -359,6 +359,22 @@ def test_checkers_apart_from_the_line_are_detached() -> None:
     assert counts[0, 0] == 2 and not detached.any()
 
 
+def test_where_the_empty_look_was_borrowed_only_sure_checkers_are_detached() -> None:
+    """A corner point's empty look is borrowed from another point at
+    calibration (checkers stand on it), and its own lies in the frame's
+    shadow: there a slot read a checker only as likely as not past a short
+    line is no detached checker (the photo is not refused), a sure one is."""
+    prob = _slots("d", "d", "e", "e", "e")
+    prob[0, 0, 3:] = (0.4, 0.6, 0.0)  # fits the light checker a little better than the borrowed look
+    borrowed = np.zeros((2, 12, 5), np.bool_)
+    assert _read_points(prob, config=ReadConfig())[2][0, 0, 3:].all()
+    borrowed[0, 0] = True
+    counts, _, detached = _read_points(prob, config=ReadConfig(), borrowed=borrowed)
+    assert counts[0, 0] == -2 and not detached.any()
+    prob[0, 0, 3:] = (0.02, 0.98, 0.0)
+    assert _read_points(prob, config=ReadConfig(), borrowed=borrowed)[2][0, 0, 3:].all()
+
+
 def test_strange_slots_make_a_hand_only_together() -> None:
     """A hand is one thing: strange slots far apart are misread checkers,
     not a hand, unless slots that fit only loosely join them; the two rows
