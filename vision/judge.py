@@ -90,6 +90,16 @@ class JudgeConfig:
     #: A slot the move changes that changed by at least this share of what the
     #: change of state would make shows the move, however unsurely it is read.
     changed_share: float = 0.6
+    #: A checker that looks much like the point under it (white on a white
+    #: point) is read as much the point as the checker, and changes its slot
+    #: less than the learned looks predict when it comes or goes, and a nudge
+    #: as much. A slot the move changes that changed by at least
+    #: ``faint_share`` of what the change of state would make, and is read
+    #: as the move has it at least ``faint_support`` likely, shows the move;
+    #: one the move leaves alone, read as it was at least that likely, is as
+    #: it was, however much it changed.
+    faint_share: float = 0.3
+    faint_support: float = 0.4
     #: A slot nearer the edge than a checker is that checker's colour unless
     #: it is empty at least this surely (as :attr:`ReadConfig.clearly_empty`).
     clearly_empty: float = 0.9
@@ -438,10 +448,21 @@ def judge_reading(
                 & (np.maximum(expected, changes.distance) > config.min_change)
                 & ((np.abs(changes.distance - expected) <= np.abs(changes.distance - third)) | (p >= config.support))
             )
+            # ... or changed less, but clearly, where the slot is read as much
+            # the move's state as any other (a white checker on a white point)
+            shown |= (
+                must_change
+                & (changes.distance >= config.faint_share * expected)
+                & (expected > config.min_change)
+                & (p >= config.faint_support)
+            )
             # ... and one the outcome leaves as it was is judged by how much it
             # changed: as much as a change of state would, and read otherwise
-            # now, a checker moved there that this outcome does not move;
-            # less (a nudge), it is as it was, however unsurely it is read
+            # now, a checker moved there that this outcome does not move (it
+            # loses to one that moves it, and rests on it unsurely where the
+            # slot is read as it was less than faint_support likely: a
+            # look-alike checker nudged); less (a nudge), it is as it was,
+            # however unsurely it is read
             kept = (
                 known & (before_states != UNKNOWN) & (states == before_states) & (smallest_change > config.min_change)
             )
@@ -453,7 +474,8 @@ def judge_reading(
         counts = np.array([layout.top, layout.bottom], np.int64)
         # the slots this outcome changes: the photo must show the move surely
         moved = known & (before_states != UNKNOWN) & (states != before_states)
-        weak = (((p < config.support) | (moved & (p < config.move_support))) & ~shown & ~ended & ~settled) | unexplained
+        weak = ((p < config.support) | (moved & (p < config.move_support))) & ~shown & ~ended & ~settled
+        weak |= unexplained & (p < config.faint_support)
         # a pile the two frames count differently from how the outcome changes
         # it (piles are counted unsurely, but alike in both frames): a checker
         # laid on a pile or taken off it that the outcome does not move

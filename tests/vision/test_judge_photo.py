@@ -12,9 +12,9 @@ import pytest
 from engine.dice import Dice
 from engine.legal import LegalPlay, legal_plays
 from engine.position import Position
-from tests.vision.vision_boards import calibrated, game_position, light_layout, plain_board
+from tests.vision.vision_boards import calibrated, game_position, light_layout, plain_board, random_board
 from vision.colours import DARK, EMPTY, LIGHT, layout_states
-from vision.judge import Changes, along_lines, judge_photo, judge_reading, slot_changes
+from vision.judge import Changes, JudgeConfig, along_lines, judge_photo, judge_reading, slot_changes
 from vision.layout import Layout, layout_from_position
 from vision.read import Reading, read_board
 
@@ -93,8 +93,6 @@ def test_a_hand_over_the_frame_before_leaves_the_photo_to_judge_alone() -> None:
 
 @pytest.mark.parametrize("seed", [5, 6, 7])
 def test_legal_moves_are_never_called_illegal_on_a_rough_board(seed: int) -> None:
-    from tests.vision.vision_boards import random_board
-
     board = random_board(300 + seed, ("tournament", "red-white", "felt-green")[seed % 3])
     calibration = calibrated(board)
     rng = random.Random(seed)
@@ -191,6 +189,63 @@ def test_a_slot_read_unsurely_that_changed_as_the_move_would_shows_the_move() ->
     assert small.verdict == "legal" and small.play is not None and small.play.after == play.after
     distance[row, col, slot] = 7.0  # ... a change of noise's size shows nothing
     assert judge_reading(start, dice, reading, changes=Changes(distance=distance, scale=scale)).verdict != "legal"
+
+
+def test_a_slot_read_as_much_the_move_as_before_that_changed_clearly_shows_the_move() -> None:
+    """A white checker taken off (or laid on) a white point changes its slot
+    less than the learned looks predict, and is read as much the point as
+    the checker: where it changed clearly, the move shows there."""
+    start, dice, play, reading, before_states, after_states, changed = _24_13()
+    row, col, slot = (int(i[0]) for i in np.nonzero(changed))  # the 24-point's checker that left
+    reading.slot_prob[row, col, slot] = 0.0
+    reading.slot_prob[row, col, slot, (after_states[row, col, slot], before_states[row, col, slot])] = (0.45, 0.55)
+    scale = np.full((2, 12, 6, 3, 3), 40.0, np.float32)
+    distance = np.where(changed, 16.0, 2.0).astype(np.float32)  # 0.4 of what a checker's change would make
+    faint = judge_reading(start, dice, reading, changes=Changes(distance=distance, scale=scale))
+    assert faint.verdict == "legal" and faint.play is not None and faint.play.after == play.after
+    assert (
+        judge_reading(
+            start, dice, reading, changes=Changes(distance=distance, scale=scale), config=JudgeConfig(faint_share=0.6)
+        ).verdict
+        == "refused"
+    )
+    distance[row, col, slot] = 8.0  # a fifth of it: no clear change
+    assert judge_reading(start, dice, reading, changes=Changes(distance=distance, scale=scale)).verdict == "refused"
+    distance[row, col, slot] = 16.0
+    reading.slot_prob[row, col, slot, (after_states[row, col, slot], before_states[row, col, slot])] = (0.3, 0.7)
+    assert judge_reading(start, dice, reading, changes=Changes(distance=distance, scale=scale)).verdict == "refused"
+
+
+def test_a_slot_the_outcome_leaves_alone_read_as_much_as_it_was_as_otherwise_is_as_it_was() -> None:
+    """A checker that looks much like the point under it, nudged, changes
+    its slot as much as a change of state would: where it is read as it
+    was at least as likely as ``faint_support``, it is as it was."""
+    start, dice, play, reading, before_states, after_states, changed = _24_13()
+    row, col, slot = 1, 4, 2  # the 8-point's outermost checker, there before and after 24/13
+    state = int(after_states[row, col, slot])
+    scale = np.full((2, 12, 6, 3, 3), 40.0, np.float32)
+    distance = np.where(changed, 35.0, 2.0).astype(np.float32)
+    distance[row, col, slot] = 30.0  # as much as a checker leaving
+    for as_it_was, verdict in ((0.45, "legal"), (0.35, "refused")):
+        reading.slot_prob[row, col, slot] = 0.0
+        reading.slot_prob[row, col, slot, (EMPTY, state)] = (1 - as_it_was, as_it_was)
+        judged = judge_reading(start, dice, reading, changes=Changes(distance=distance, scale=scale))
+        assert judged.verdict == verdict
+        assert verdict != "legal" or (judged.play is not None and judged.play.after == play.after)
+
+
+def test_a_white_checker_laid_on_a_white_point_shows_against_the_frame_before() -> None:
+    """Gold and white checkers under room light: 6/4 lays a white checker on
+    an empty white point, which is then read as much the point as the
+    checker; the frame before shows the slot changed, and so the play."""
+    board = random_board(11, "gold-white")
+    before, dice = Position.from_id("v6kDADD+HgcAAA"), Dice(5, 2)
+    play = next(lp for lp in legal_plays(before, dice) if str(lp.play) == "6/4")
+    frame_before, photo = (
+        board.shoot(light_layout(p, "light"), s).image for p, s in ((before, 11002), (play.after, 11003))
+    )
+    verdict = judge_photo(before, dice, photo, calibration=calibrated(board), before_image=frame_before)
+    assert verdict.verdict == "legal" and verdict.play is not None and verdict.play.after == play.after
 
 
 def test_a_checker_moved_that_the_outcome_leaves_alone_is_no_legal_play() -> None:
