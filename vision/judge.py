@@ -470,7 +470,16 @@ def judge_reading(
             # ... and one the outcome changes that changed less than the move
             # would and is read as before: the move does not show there
             unshown = must_change & ~shown & (expected > config.min_change) & (p < config.support)
-            unexplained = kept & ~settled & (p < 0.5) & ~ended
+            # a slot beside one the outcome changes (on the next point, not
+            # across the bar, or the next slot out on its own point) may show
+            # that checker's side or shadow, or no longer show them: its
+            # change is explained
+            across = (np.arange(11) != 5)[None, :, None]  # the bar lies between columns 5 and 6
+            beside = np.zeros_like(must_change)
+            beside[:, 1:] |= must_change[:, :-1] & across
+            beside[:, :-1] |= must_change[:, 1:] & across
+            beside[:, :, 1:] |= must_change[:, :, :-1]
+            unexplained = kept & ~settled & (p < 0.5) & ~ended & ~beside
         counts = np.array([layout.top, layout.bottom], np.int64)
         # the slots this outcome changes: the photo must show the move surely
         moved = known & (before_states != UNKNOWN) & (states != before_states)

@@ -248,6 +248,30 @@ def test_a_white_checker_laid_on_a_white_point_shows_against_the_frame_before() 
     assert verdict.verdict == "legal" and verdict.play is not None and verdict.play.after == play.after
 
 
+def test_a_slot_beside_one_the_move_changes_may_change_with_it() -> None:
+    """A checker laid on a point or taken off it shows its side and shadow
+    on the next point's slot (and the next slot out on its own point): that
+    slot's change is the move's, not a checker moved that the outcome
+    leaves alone."""
+    start, dice, play, reading, before_states, after_states, changed = _24_13()
+    row, col, slot = (int(i[0]) for i in np.nonzero(changed))  # the 24-point's checker that left
+    scale = np.full((2, 12, 6, 3, 3), 40.0, np.float32)
+    for beside in ((row, col - 1, slot), (row, col, slot + 1)):  # the 23-point beside it, the slot past it
+        assert before_states[beside] == after_states[beside] == EMPTY
+        ruled = _reading_of(layout_from_position(play.after))
+        ruled.slot_prob[beside] = (0.3, 0.7, 0.0)  # read as a light checker rather than empty
+        distance = np.where(changed, 35.0, 2.0).astype(np.float32)
+        distance[beside] = 30.0  # changed as much as a checker laid there would
+        spilled = judge_reading(start, dice, ruled, changes=Changes(distance=distance, scale=scale))
+        assert spilled.verdict == "legal" and spilled.play is not None and spilled.play.after == play.after
+    far = (row, col - 3, slot)  # the 21-point: no slot beside it changed
+    ruled = _reading_of(layout_from_position(play.after))
+    ruled.slot_prob[far] = (0.3, 0.7, 0.0)
+    distance = np.where(changed, 35.0, 2.0).astype(np.float32)
+    distance[far] = 30.0
+    assert judge_reading(start, dice, ruled, changes=Changes(distance=distance, scale=scale)).verdict == "refused"
+
+
 def test_a_checker_moved_that_the_outcome_leaves_alone_is_no_legal_play() -> None:
     """A slot the outcome leaves as it was, read otherwise now and changed
     as much as a change of state would: a checker moved that this outcome
