@@ -92,12 +92,13 @@ class JudgeConfig:
     changed_share: float = 0.6
     #: A checker that looks much like the point under it (white on a white
     #: point) is read as much the point as the checker, and changes its slot
-    #: less than the learned looks predict when it comes or goes, and a nudge
-    #: as much. A slot the move changes that changed by at least
-    #: ``faint_share`` of what the change of state would make, and is read
-    #: as the move has it at least ``faint_support`` likely, shows the move;
-    #: one the move leaves alone, read as it was at least that likely, is as
-    #: it was, however much it changed.
+    #: less than the learned looks predict when it comes or goes. A slot the
+    #: move changes that changed by at least ``faint_share`` of what the
+    #: change of state would make, and is read as the move has it at least
+    #: ``faint_support`` likely, shows the move faintly; an outcome whose move
+    #: shows only so somewhere rests unsurely on every slot it leaves alone
+    #: that changed by that share or more and is read otherwise (faint
+    #: evidence holds only where the rest of the picture holds still).
     faint_share: float = 0.3
     faint_support: float = 0.4
     #: A slot nearer the edge than a checker is that checker's colour unless
@@ -425,6 +426,7 @@ def judge_reading(
         unexplained = np.zeros(bad.shape, np.bool_)
         settled = np.zeros(bad.shape, np.bool_)
         unshown = np.zeros(bad.shape, np.bool_)
+        doubted = np.zeros(bad.shape, np.bool_)
         if changes is not None:
             # a slot the outcome must change but that clearly did not change
             # (the converse is no evidence: players nudge checkers they do not move)
@@ -450,19 +452,18 @@ def judge_reading(
             )
             # ... or changed less, but clearly, where the slot is read as much
             # the move's state as any other (a white checker on a white point)
-            shown |= (
+            faint = (
                 must_change
+                & ~shown
                 & (changes.distance >= config.faint_share * expected)
                 & (expected > config.min_change)
                 & (p >= config.faint_support)
             )
+            shown |= faint
             # ... and one the outcome leaves as it was is judged by how much it
             # changed: as much as a change of state would, and read otherwise
-            # now, a checker moved there that this outcome does not move (it
-            # loses to one that moves it, and rests on it unsurely where the
-            # slot is read as it was less than faint_support likely: a
-            # look-alike checker nudged); less (a nudge), it is as it was,
-            # however unsurely it is read
+            # now, a checker moved there that this outcome does not move;
+            # less (a nudge), it is as it was, however unsurely it is read
             kept = (
                 known & (before_states != UNKNOWN) & (states == before_states) & (smallest_change > config.min_change)
             )
@@ -480,11 +481,17 @@ def judge_reading(
             beside[:, :-1] |= must_change[:, 1:] & across
             beside[:, :, 1:] |= must_change[:, :, :-1]
             unexplained = kept & ~settled & (p < 0.5) & ~ended & ~beside
+            # where the move shows only faintly, a faint change read otherwise
+            # on a slot the outcome leaves alone is one against it (a checker
+            # moved one pip further, off a white point onto the next)
+            if faint.any():
+                doubted = kept & (changes.distance >= config.faint_share * smallest_change) & (p < 0.5)
+                doubted &= ~ended & ~beside
         counts = np.array([layout.top, layout.bottom], np.int64)
         # the slots this outcome changes: the photo must show the move surely
         moved = known & (before_states != UNKNOWN) & (states != before_states)
-        weak = ((p < config.support) | (moved & (p < config.move_support))) & ~shown & ~ended & ~settled
-        weak |= unexplained & (p < config.faint_support)
+        weak = (((p < config.support) | (moved & (p < config.move_support))) & ~shown & ~ended & ~settled) | unexplained
+        weak |= doubted
         # a pile the two frames count differently from how the outcome changes
         # it (piles are counted unsurely, but alike in both frames): a checker
         # laid on a pile or taken off it that the outcome does not move

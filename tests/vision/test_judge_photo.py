@@ -216,22 +216,28 @@ def test_a_slot_read_as_much_the_move_as_before_that_changed_clearly_shows_the_m
     assert judge_reading(start, dice, reading, changes=Changes(distance=distance, scale=scale)).verdict == "refused"
 
 
-def test_a_slot_the_outcome_leaves_alone_read_as_much_as_it_was_as_otherwise_is_as_it_was() -> None:
-    """A checker that looks much like the point under it, nudged, changes
-    its slot as much as a change of state would: where it is read as it
-    was at least as likely as ``faint_support``, it is as it was."""
+def test_where_the_move_shows_only_faintly_a_faint_change_elsewhere_is_against_it() -> None:
+    """Faint evidence holds only where the rest of the picture holds still:
+    where the move shows only faintly, a slot the outcome leaves alone that
+    changed as faintly and is read otherwise (a white checker moved one pip
+    further, off its point) leaves the outcome unsure; where the move shows
+    clearly, that change is a nudge."""
     start, dice, play, reading, before_states, after_states, changed = _24_13()
-    row, col, slot = 1, 4, 2  # the 8-point's outermost checker, there before and after 24/13
-    state = int(after_states[row, col, slot])
+    row, col, slot = (int(i[0]) for i in np.nonzero(changed))  # the 24-point's checker that left
+    reading.slot_prob[row, col, slot] = 0.0
+    reading.slot_prob[row, col, slot, (after_states[row, col, slot], before_states[row, col, slot])] = (0.45, 0.55)
+    kept = 1, 4, 2  # the 8-point's outermost checker, there before and after 24/13
     scale = np.full((2, 12, 6, 3, 3), 40.0, np.float32)
-    distance = np.where(changed, 35.0, 2.0).astype(np.float32)
-    distance[row, col, slot] = 30.0  # as much as a checker leaving
-    for as_it_was, verdict in ((0.45, "legal"), (0.35, "refused")):
-        reading.slot_prob[row, col, slot] = 0.0
-        reading.slot_prob[row, col, slot, (EMPTY, state)] = (1 - as_it_was, as_it_was)
+    distance = np.where(changed, 16.0, 2.0).astype(np.float32)  # the move shows faintly
+    distance[kept] = 16.0  # ... and so does a change where the outcome moves nothing
+    for as_it_was, verdict in ((0.7, "legal"), (0.45, "refused")):
+        reading.slot_prob[kept] = (1 - as_it_was, as_it_was, 0.0)
         judged = judge_reading(start, dice, reading, changes=Changes(distance=distance, scale=scale))
         assert judged.verdict == verdict
-        assert verdict != "legal" or (judged.play is not None and judged.play.after == play.after)
+        assert verdict == "refused" or (judged.play is not None and judged.play.after == play.after)
+    distance[row, col, slot] = 35.0  # the move shows clearly: the change is a nudge
+    clear = judge_reading(start, dice, reading, changes=Changes(distance=distance, scale=scale))
+    assert clear.verdict == "legal" and clear.play is not None and clear.play.after == play.after
 
 
 def test_a_white_checker_laid_on_a_white_point_shows_against_the_frame_before() -> None:
