@@ -474,12 +474,15 @@ def judge_reading(
             # a slot beside one the outcome changes (on the next point, not
             # across the bar, or the next slot out on its own point) may show
             # that checker's side or shadow, or no longer show them: its
-            # change is explained
+            # change is explained where less than that slot's (a checker laid
+            # one point further changes its own slot more than the one beside)
             across = (np.arange(11) != 5)[None, :, None]  # the bar lies between columns 5 and 6
-            beside = np.zeros_like(must_change)
-            beside[:, 1:] |= must_change[:, :-1] & across
-            beside[:, :-1] |= must_change[:, 1:] & across
-            beside[:, :, 1:] |= must_change[:, :, :-1]
+            moving = np.where(must_change, changes.distance, 0.0)
+            source = np.zeros_like(moving)  # the largest change beside each slot that the outcome makes
+            source[:, 1:] = np.maximum(source[:, 1:], moving[:, :-1] * across)
+            source[:, :-1] = np.maximum(source[:, :-1], moving[:, 1:] * across)
+            source[:, :, 1:] = np.maximum(source[:, :, 1:], moving[:, :, :-1])
+            beside = source > changes.distance
             unexplained = kept & ~settled & (p < 0.5) & ~ended & ~beside
             # where the move shows only faintly, a faint change read otherwise
             # on a slot the outcome leaves alone is one against it (a checker

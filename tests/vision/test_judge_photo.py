@@ -258,7 +258,7 @@ def test_a_slot_beside_one_the_move_changes_may_change_with_it() -> None:
     """A checker laid on a point or taken off it shows its side and shadow
     on the next point's slot (and the next slot out on its own point): that
     slot's change is the move's, not a checker moved that the outcome
-    leaves alone."""
+    leaves alone, where it is less than the change of the slot beside it."""
     start, dice, play, reading, before_states, after_states, changed = _24_13()
     row, col, slot = (int(i[0]) for i in np.nonzero(changed))  # the 24-point's checker that left
     scale = np.full((2, 12, 6, 3, 3), 40.0, np.float32)
@@ -270,6 +270,9 @@ def test_a_slot_beside_one_the_move_changes_may_change_with_it() -> None:
         distance[beside] = 30.0  # changed as much as a checker laid there would
         spilled = judge_reading(start, dice, ruled, changes=Changes(distance=distance, scale=scale))
         assert spilled.verdict == "legal" and spilled.play is not None and spilled.play.after == play.after
+        distance[beside] = 38.0  # more than the slot beside it: a checker laid there, not a shadow
+        laid = judge_reading(start, dice, ruled, changes=Changes(distance=distance, scale=scale))
+        assert laid.verdict == "refused"
     far = (row, col - 3, slot)  # the 21-point: no slot beside it changed
     ruled = _reading_of(layout_from_position(play.after))
     ruled.slot_prob[far] = (0.3, 0.7, 0.0)
