@@ -32,7 +32,13 @@ others gain (between the frames, or against the outcome), an outcome that
 moves no checker so rests on them unsurely too;
 so does one that counts a pile otherwise than the reading, where the pile's
 junctions (where its second layer lies) changed as the reading has it (with
-the photo alone: where the reading counts it fairly surely).
+the photo alone: where the reading counts it fairly surely). A checker that
+looks much like the point under it (white on a white point) changes its
+slot less than a change of state would: a clear, smaller change where the
+slot is read as much the move's state as any other shows the move faintly,
+and faint evidence holds only where no slot the outcome leaves alone
+changed as much and reads otherwise. A slot beside one the move changes
+may change with it (that checker's side and shadow), by less.
 """
 
 from __future__ import annotations

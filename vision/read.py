@@ -320,8 +320,9 @@ def _read_points(
     points for checkers. A checker's look a slot or more past the end of
     the line is *detached*: no checker stands there, something else does
     (and the point is read unsurely); where the slot's empty look was
-    ``borrowed`` (2, 12, S) from another point (a corner, whose own lies in
-    the frame's shadow), only a sure one is.
+    ``borrowed`` (2, 12, S) from another point (checkers stood there at
+    calibration; at a corner, its own look lies in the frame's shadow), only
+    a sure one is.
     """
     slots = min(prob.shape[2], LINE)
     counts = np.zeros((2, 12), np.int64)
