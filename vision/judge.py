@@ -58,7 +58,7 @@ from vision.calibration import Calibration
 from vision.colours import DARK, EMPTY, LIGHT, LINE, UNKNOWN, layout_states, template_distance
 from vision.errors import GeometryError
 from vision.features import SlotFeatures
-from vision.geometry import Image
+from vision.geometry import POINTS_PER_HALF, POINTS_PER_ROW, Image
 from vision.layout import Home, Layout, Mover, layout_from_position
 from vision.read import Reading, geometry_from_corners, point_name, read_board, read_with_corners
 from vision.refusal import Refusal
@@ -482,20 +482,19 @@ def judge_reading(
             # that checker's side or shadow, or no longer show them: its
             # change is explained where less than that slot's (a checker laid
             # one point further changes its own slot more than the one beside)
-            across = (np.arange(11) != 5)[None, :, None]  # the bar lies between columns 5 and 6
+            across = (np.arange(POINTS_PER_ROW - 1) != POINTS_PER_HALF - 1)[None, :, None]  # not over the bar
             moving = np.where(must_change, changes.distance, 0.0)
             source = np.zeros_like(moving)  # the largest change beside each slot that the outcome makes
             source[:, 1:] = np.maximum(source[:, 1:], moving[:, :-1] * across)
             source[:, :-1] = np.maximum(source[:, :-1], moving[:, 1:] * across)
             source[:, :, 1:] = np.maximum(source[:, :, 1:], moving[:, :, :-1])
-            beside = source > changes.distance
-            unexplained = kept & ~settled & (p < 0.5) & ~ended & ~beside
+            otherwise = kept & (p < 0.5) & ~ended & ~(source > changes.distance)
+            unexplained = otherwise & ~settled
             # where the move shows only faintly, a faint change read otherwise
             # on a slot the outcome leaves alone is one against it (a checker
             # moved one pip further, off a white point onto the next)
             if faint.any():
-                doubted = kept & (changes.distance >= config.faint_share * smallest_change) & (p < 0.5)
-                doubted &= ~ended & ~beside
+                doubted = otherwise & (changes.distance >= config.faint_share * smallest_change)
         counts = np.array([layout.top, layout.bottom], np.int64)
         # the slots this outcome changes: the photo must show the move surely
         moved = known & (before_states != UNKNOWN) & (states != before_states)
