@@ -14,6 +14,7 @@ compared on the same photos. Run::
     python bench/vision.py            # 1,000 photos (about 10 minutes on 2 cores)
     python bench/vision.py --quick    # smoke test
     python bench/vision.py --n 2000 --seed 7
+    python bench/vision.py --empty-photo   # calibrated with a photo of the empty board too
     python bench/vision.py --n 200 --show-errors --dump /tmp/failed
 """
 
@@ -111,7 +112,10 @@ def light_layout(position: Position, mover: str) -> Layout:
     return layout_from_position(position if mover == "light" else position.swap(), mover="light", home="bottom-right")
 
 
-def make_board(np_rng: np.random.Generator) -> Board | None:
+def make_board(np_rng: np.random.Generator, *, empty_photo: bool = False) -> Board | None:
+    """A random board, calibrated from a render of the starting position
+    (and, with ``empty_photo``, one of the empty board, drawn from a seed of
+    its own so that the photos that follow are the same either way)."""
     style = random_style(np_rng)
     camera = CameraPose.random(np_rng)
     lighting = Lighting.random(np_rng)
@@ -121,8 +125,19 @@ def make_board(np_rng: np.random.Generator) -> Board | None:
     shot = render(
         start, rng=np_rng, style=style, camera=camera, lighting=lighting, effects=effects, board_seed=board_seed
     )
+    empty = None
+    if empty_photo:
+        empty = render(
+            Layout(top=(0,) * 12, bottom=(0,) * 12),
+            rng=np.random.default_rng(board_seed),
+            style=style,
+            camera=camera,
+            lighting=lighting,
+            effects=effects,
+            board_seed=board_seed,
+        ).image
     try:
-        calibration = calibrate(shot.image, shot.corners, lens=lens_for(effects))
+        calibration = calibrate(shot.image, shot.corners, lens=lens_for(effects), empty=empty)
     except CalibrationError as exc:
         print(f"  calibration failed ({style.name}): {exc.reason}: {str(exc)[:160]}", file=sys.stderr)
         return None
@@ -193,6 +208,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="seed of the photo set")
     parser.add_argument("--per-board", type=int, default=10, help="photos per calibrated board")
     parser.add_argument("--quick", action="store_true", help="a smoke test: 40 photos")
+    parser.add_argument(
+        "--empty-photo",
+        action="store_true",
+        help="calibrate each board with a photo of it empty too (nardref calibrate --empty)",
+    )
     parser.add_argument("--show-errors", action="store_true", help="print every misread point and wrong verdict")
     parser.add_argument(
         "--dump",
@@ -228,7 +248,7 @@ def main(argv: list[str] | None = None) -> int:
         boards_drawn += 1
         np_rng = np.random.default_rng([args.seed, boards_drawn])
         rng = random.Random(args.seed * 1_000_003 + boards_drawn)
-        board = make_board(np_rng)
+        board = make_board(np_rng, empty_photo=args.empty_photo)
         if board is None:
             calibration_failures += 1
             continue
@@ -390,7 +410,8 @@ def main(argv: list[str] | None = None) -> int:
         return f"{100 * a / max(b, 1):.2f} %"
 
     print(
-        f"vision bench: {photos} photos, seed {args.seed}, {photos // max(args.per_board, 1)} boards, {elapsed:.0f} s"
+        f"vision bench: {photos} photos, seed {args.seed}, {photos // max(args.per_board, 1)} boards, "
+        f"{'calibrated with the empty board too, ' if args.empty_photo else ''}{elapsed:.0f} s"
     )
     print(f"  calibrations failed:        {calibration_failures}")
     print(f"  points right:               {pct(points_right, points_total)}  (goal 99.5 %)")

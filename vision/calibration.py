@@ -24,9 +24,9 @@ from vision.errors import CalibrationError, GeometryError, MarkerError
 from vision.features import estimate_pitch, measure, stack_pitch
 from vision.geometry import DEFAULT_WIDTH_PX, BoardGeometry, Image, Lens, make_geometry, rectify
 from vision.layout import Layout
-from vision.occlusion import decode, empty_board, encode
+from vision.occlusion import borrowed_area, decode, empty_board, encode
 from vision.read import ReadConfig, point_name, read_rectified, slot_probabilities
-from vision.refusal import RefusalConfig, reference_of
+from vision.refusal import RefusalConfig, check_board_moved, check_exposure, reference_of
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +61,9 @@ class Calibration:
     reference: dict[str, Any] = field(default_factory=dict)
     empty_board: npt.NDArray[np.float32] | None = field(default=None, repr=False)
     """Thumbnail (h', w', 3) Lab of the board with no checker (:mod:`vision.occlusion`)."""
+    empty_seen: bool = False
+    """Whether a photo of the empty board was given: every slot's empty look
+    is then seen, none borrowed from another point."""
     read: ReadConfig = ReadConfig()
     refusal: RefusalConfig = RefusalConfig()
     image_size: tuple[int, int] = (0, 0)
@@ -78,6 +81,14 @@ class Calibration:
         ]
         row, col = five_on_six[0] if five_on_six[0][1] in (5, 6) else five_on_six[1]
         return f"{('top', 'bottom')[row]}-{'left' if col == 5 else 'right'}"
+
+    @property
+    def borrowed(self) -> npt.NDArray[np.bool_]:
+        """(2, 12, S) the slots whose empty look was borrowed from another
+        point: those the starting position's checkers hid, unless a photo of
+        the empty board showed them."""
+        occupied = layout_states(self.start_layout, self.geometry.slots, exact=True) != EMPTY
+        return np.asarray(occupied & (not self.empty_seen), np.bool_)
 
     def to_json(self) -> dict[str, Any]:
         g = self.geometry
@@ -101,6 +112,7 @@ class Calibration:
             "start_layout": {"top": list(self.start_layout.top), "bottom": list(self.start_layout.bottom)},
             "reference": self.reference,
             "empty_board": None if self.empty_board is None else encode(self.empty_board),
+            "empty_seen": self.empty_seen,
             "read": asdict(self.read),
             "refusal": asdict(self.refusal),
         }
@@ -138,6 +150,7 @@ class Calibration:
                 start_layout=Layout(top=tuple(start["top"]), bottom=tuple(start["bottom"])),
                 reference=dict(data.get("reference") or {}),
                 empty_board=decode(data["empty_board"]) if data.get("empty_board") else None,
+                empty_seen=bool(data.get("empty_seen", False)),
                 read=_thresholds(ReadConfig, data.get("read") or {}),
                 refusal=_thresholds(RefusalConfig, data.get("refusal") or {}),
                 image_size=(int(data["image_size"][0]), int(data["image_size"][1])),
@@ -235,6 +248,7 @@ def calibrate(
     light_home: str = "bottom-right",
     read: ReadConfig = ReadConfig(),
     refusal: RefusalConfig = RefusalConfig(),
+    empty: Image | None = None,
 ) -> Calibration:
     """Calibrate from a frame (h, w, 3) BGR uint8 showing the starting
     position (B4) on a clear board. ``corners`` (4, 2) TL, TR, BR, BL in image
@@ -242,9 +256,13 @@ def calibrate(
     for, then the board's outline. The checker kinds are named light and dark
     by brightness; where both are about equally bright (red and blue), the
     kind whose home board lies at ``light_home`` ("bottom-right" or
-    "bottom-left") in the rectified board is called light. Raises
-    :class:`CalibrationError` naming the points that are not set up as the
-    starting position."""
+    "bottom-left") in the rectified board is called light. ``empty``: a
+    frame of the same board and camera with no checker on it, to see the
+    empty look of the points the starting position covers (at a corner,
+    the frame's shadow falls on them) instead of borrowing it from other
+    points. Raises :class:`CalibrationError` naming the points that are
+    not set up as the starting position, or where the empty board is not
+    empty."""
     from vision.markers import find_board_outline, find_marker_corners
 
     if image.ndim != 3 or image.shape[2] != 3:
@@ -315,7 +333,7 @@ def calibrate(
             reason="not_start_position",
         )
     occupied = layout_states(seen, geometry.slots, exact=True) != EMPTY
-    return Calibration(
+    calibration = Calibration(
         geometry=geometry,
         colours=model,
         start_layout=seen,
@@ -325,6 +343,89 @@ def calibrate(
         refusal=refusal,
         image_size=(int(image.shape[1]), int(image.shape[0])),
     )
+    if empty is None:
+        return calibration
+    return _with_empty_board(calibration, empty, rectified)
+
+
+def _with_empty_board(calibration: Calibration, image: Image, start: Image) -> Calibration:
+    """``calibration`` with the empty look of the slots the starting
+    position hid taken from ``image``, a frame of the empty board from the
+    same camera, which must show no checker (read with the looks borrowed
+    at calibration); ``start``: the rectified frame of the starting
+    position, which must still read back as itself."""
+    what = "the photo of the empty board"
+    if image.shape[:2] != (calibration.image_size[1], calibration.image_size[0]):
+        raise CalibrationError(
+            f"{what} is {image.shape[1]}x{image.shape[0]} px, the starting position's "
+            f"{calibration.image_size[0]}x{calibration.image_size[1]}: take both with the same camera"
+        )
+    geometry = calibration.geometry
+    rectified = rectify(image, geometry)
+    refusal = check_exposure(rectified, config=calibration.refusal, reference=calibration.reference)
+    if refusal is None:
+        refusal = check_board_moved(image, geometry, reference=calibration.reference, config=calibration.refusal)
+    if refusal is not None:
+        raise CalibrationError(f"{what}: {refusal.message}", reason=refusal.reason)
+    reading = read_rectified(
+        rectified, geometry, calibration.colours, config=calibration.read, refusal_config=calibration.refusal
+    )
+    seen = [
+        f"{point_name(r, c)} ({abs(int(reading.counts[r, c]))})"
+        for r in range(2)
+        for c in range(12)
+        if reading.counts[r, c] and reading.confidence[r, c] >= calibration.read.confident
+    ]
+    if (reading.bar_light or reading.bar_dark) and reading.bar_confidence >= calibration.read.confident:
+        seen.append(f"the bar ({reading.bar_light + reading.bar_dark})")
+    if seen:
+        raise CalibrationError(
+            f"{what} shows checkers on {', '.join(seen)}: take it with every checker off the board",
+            reason="not_empty",
+        )
+    # the slots the starting position's checkers covered, or shaded (the
+    # slot past a line), take the empty photo's look; the others keep that
+    # of the starting position, with its neighbours' shadows as they fall
+    features = measure(rectified, geometry)
+    occupied = calibration.borrowed
+    hidden = occupied.copy()
+    hidden[:, :, 1:] |= occupied[:, :, :-1]
+    model = calibration.colours
+    colours = replace(
+        model,
+        background=np.where(hidden[..., None, None, None], features.patches, model.background).astype(np.float32),
+        background_spread=np.where(hidden, model.background_spread.min(), model.background_spread).astype(np.float32),
+    )
+    thumbnail = calibration.empty_board
+    if thumbnail is not None:
+        thumbnail = np.where(borrowed_area(features, occupied)[..., None], features.thumbnail, thumbnail)
+    updated = replace(calibration, colours=colours, empty_board=thumbnail, empty_seen=True)
+    # the starting position must still read back as itself: an empty board
+    # taken elsewhere, or in other light, would not
+    again = read_rectified(
+        start,
+        geometry,
+        colours,
+        config=calibration.read,
+        refusal_config=calibration.refusal,
+        empty=updated.empty_board,
+    )
+    expected = np.array([calibration.start_layout.top, calibration.start_layout.bottom], np.int64)
+    wrong = [
+        f"{point_name(r, c)} (expected {expected[r, c]:+d}, saw {int(again.counts[r, c]):+d})"
+        for r in range(2)
+        for c in range(12)
+        if again.counts[r, c] != expected[r, c]
+    ]
+    if again.refusal is not None:
+        wrong.append(again.refusal.message)
+    if wrong:
+        raise CalibrationError(
+            f"with the looks of {what}, the starting position does not read back as itself: {'; '.join(wrong)}; "
+            "take both photos with the same camera, board and light, one right after the other",
+            reason="empty_mismatch",
+        )
+    return updated
 
 
 _Thresholds = TypeVar("_Thresholds", ReadConfig, RefusalConfig)

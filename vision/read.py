@@ -27,7 +27,6 @@ from vision.colours import (
     LIGHT,
     LINE,
     ColourModel,
-    layout_states,
     learn_from_image,
     template_distance,
 )
@@ -729,7 +728,7 @@ def read_board(image: Image, calibration: Calibration, *, since: Reading | None 
         refusal_config=calibration.refusal,
         reference=calibration.reference,
         empty=calibration.empty_board,
-        borrowed=layout_states(calibration.start_layout, geometry.slots, exact=True) != EMPTY,
+        borrowed=calibration.borrowed,
         since=since.features.thumbnail if since is not None and since.refusal is None and since.features else None,
     )
     log.debug("read %s uncertain %s", reading.counts.tolist(), reading.uncertain)

@@ -8,8 +8,16 @@ that the board is set up as the starting position (B4) and writes the
 calibration every later reading uses. Take the photo with the board clear:
 no dice, cube or hands on it.
 
-Exit 0 written, 1 the board is not set up as the starting position (the
-wrong points are named), 3 the board could not be found or seen, 2 bad input.
+``--empty`` adds a photo of the same board from the same camera with no
+checker on it, taken just before the checkers are set up: the points the
+starting position covers are then seen empty instead of guessed from other
+points. It is optional but worth the extra photo: at the corners the frame's
+shadow falls on the points, and without it a short line there may be misread
+or the frame refused.
+
+Exit 0 written, 1 the board is not set up as the starting position, or the
+empty board is not empty (the points are named), 3 the board could not be
+found or seen, 2 bad input.
 """
 
 from __future__ import annotations
@@ -29,6 +37,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("image", help="photo of the board set up in the starting position")
+    parser.add_argument(
+        "--empty", metavar="IMAGE", help="photo of the same board with no checker on it, same camera (recommended)"
+    )
     parser.add_argument(
         "--corners",
         metavar='"x,y x,y x,y x,y"',
@@ -66,6 +77,7 @@ def _lens(path: str) -> object:
 def run(args: argparse.Namespace) -> int:
     try:
         image = read_image(args.image)
+        empty = read_image(args.empty, what="--empty") if args.empty else None
         corners = read_corners(args.corners) if args.corners else None
         lens = _lens(args.lens) if args.lens else None
     except BadInput as exc:
@@ -75,13 +87,14 @@ def run(args: argparse.Namespace) -> int:
     from vision.errors import CalibrationError, GeometryError, MarkerError
 
     try:
-        calibration = calibrate(image, corners, lens=lens, light_home=args.light_home)  # type: ignore[arg-type]
+        calibration = calibrate(image, corners, lens=lens, light_home=args.light_home, empty=empty)  # type: ignore[arg-type]
     except MarkerError as exc:
         print(f"nardref calibrate: {args.image!r}: {exc}", file=sys.stderr)
         return 3
     except CalibrationError as exc:
-        print(f"nardref calibrate: {args.image!r}: {exc}", file=sys.stderr)
-        return 1 if exc.reason == "not_start_position" else 3
+        photos = f"{args.image!r} (--empty {args.empty!r})" if args.empty else repr(args.image)
+        print(f"nardref calibrate: {photos}: {exc}", file=sys.stderr)
+        return 1 if exc.reason in ("not_start_position", "not_empty", "empty_mismatch") else 3
     except GeometryError as exc:
         print(f"nardref calibrate: {exc}", file=sys.stderr)
         return 2
@@ -97,6 +110,7 @@ def run(args: argparse.Namespace) -> int:
         "bar": list(g.bar),
         "pitch_px": round(g.pitch_px, 2),
         "light_home": calibration.light_home,
+        "empty_seen": calibration.empty_seen,
         "light_lab": [round(float(v), 1) for v in calibration.colours.light_lab],
         "dark_lab": [round(float(v), 1) for v in calibration.colours.dark_lab],
         "round_things": len(calibration.reference.get("round_things") or []),
@@ -109,6 +123,11 @@ def run(args: argparse.Namespace) -> int:
             f"  corners {' '.join(f'{x:.0f},{y:.0f}' for x, y in g.corners)}; bar x {g.bar[0]:.0f}..{g.bar[1]:.0f} of {g.size[0]} px"
         )
         print(f"  light checkers' home board: {calibration.light_home}")
+        if not calibration.empty_seen:
+            print(
+                "  the points under the starting position's checkers were not seen empty: their look is borrowed "
+                "from other points (add --empty with a photo of the empty board to see them)"
+            )
         if summary["round_things"]:
             print(
                 f"  {summary['round_things']} round thing(s) bigger than a checker seen on the board, taken as part "

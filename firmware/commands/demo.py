@@ -104,13 +104,14 @@ def build(
 def table_camera(*, seed: int, size: tuple[int, int], clock: Any) -> tuple[Any, Any]:
     """The demo's camera: a synthetic board seen a little tilted under a gentle
     light gradient, showing the starting position (a ``SyntheticSource``),
-    and its calibration from the first frame, as a referee is set up."""
+    and its calibration from a frame of the empty board and one of the
+    starting position, as a referee is set up."""
     import numpy as np
 
     from engine.position import Position
     from vision.calibration import calibrate
     from vision.capture import SyntheticSource
-    from vision.layout import layout_from_position
+    from vision.layout import Layout, layout_from_position
     from vision.render import CameraPose, Effects, Lighting
 
     source = SyntheticSource(
@@ -121,10 +122,12 @@ def table_camera(*, seed: int, size: tuple[int, int], clock: Any) -> tuple[Any, 
         effects=Effects.none(),
         clock=clock.now,
     )
+    source.show(Layout(top=(0,) * 12, bottom=(0,) * 12))
+    empty = source.read()
     source.show(layout_from_position(Position.start(), mover="light", home="bottom-right"))
     first = source.read()
-    assert first is not None and source.last_corners is not None
-    return source, calibrate(first.image, source.last_corners)
+    assert empty is not None and first is not None and source.last_corners is not None
+    return source, calibrate(first.image, source.last_corners, empty=empty.image)
 
 
 def run(args: argparse.Namespace) -> int:

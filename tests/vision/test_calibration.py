@@ -9,11 +9,12 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.vision.vision_boards import START, calibrated, plain_board
+from tests.vision.vision_boards import START, calibrated, plain_board, random_board
 from vision.calibration import Calibration, calibrate
 from vision.errors import CalibrationError, MarkerError
 from vision.layout import Layout
 from vision.markers import MARKER_IDS, find_marker_corners, marker_sheet
+from vision.read import read_board
 from vision.render_style import STYLES
 
 
@@ -51,6 +52,53 @@ def test_calibration_json_round_trip(tmp_path: Path) -> None:
     assert loaded.start_layout == calibration.start_layout
     assert loaded.empty_board is not None and calibration.empty_board is not None
     assert np.abs(loaded.empty_board - calibration.empty_board).max() <= 0.5
+
+
+EMPTY = Layout(top=(0,) * 12, bottom=(0,) * 12)
+
+
+def test_a_photo_of_the_empty_board_shows_the_corner_points_as_they_are(tmp_path: Path) -> None:
+    # a camera over a table in room light; at the corners the frame's shadow
+    # falls on the points, which the starting position covers: their empty
+    # look borrowed from other points has none, and one checker on the
+    # 24-point (top right) is read as two
+    board = random_board(17, "felt-green")
+    start = board.shoot(START, 1000)
+    alone = calibrated(board)
+    with_empty = calibrate(start.image, start.corners, lens=board.lens, empty=board.shoot(EMPTY, 999).image)
+    assert alone.borrowed.any() and not alone.empty_seen
+    assert with_empty.empty_seen and not with_empty.borrowed.any()
+    layout = Layout(top=(5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 1), bottom=(-5, 0, 0, 0, 4, 0, 5, 0, 0, 0, 0, -2))
+    photo = board.shoot(layout, 2001).image
+    assert read_board(photo, alone).layout() != layout
+    reading = read_board(photo, with_empty)
+    assert reading.refusal is None and reading.layout() == layout
+    path = tmp_path / "board.json"
+    with_empty.save(path)
+    assert Calibration.load(path).empty_seen
+    data = json.loads(path.read_text())
+    del data["empty_seen"]  # a file from before the empty photo: every covered point borrowed
+    assert Calibration.from_json(data).borrowed.sum() == alone.borrowed.sum()
+
+
+def test_a_checker_left_on_the_empty_board_is_named() -> None:
+    board = plain_board("wood")
+    start = board.shoot(START, 1000)
+    left = Layout(top=(0,) * 11 + (-1,), bottom=(0,) * 12)
+    with pytest.raises(CalibrationError) as err:
+        calibrate(start.image, start.corners, empty=board.shoot(left, 5).image)
+    assert err.value.reason == "not_empty" and "top 12 (1)" in str(err.value)
+
+
+def test_an_empty_board_photo_of_another_board_is_refused() -> None:
+    board = plain_board("wood")
+    start = board.shoot(START, 1000)
+    with pytest.raises(CalibrationError) as err:
+        calibrate(start.image, start.corners, empty=plain_board("marble").shoot(EMPTY, 5).image)
+    assert "the photo of the empty board" in str(err.value)
+    with pytest.raises(CalibrationError) as err:
+        calibrate(start.image, start.corners, empty=cv2.resize(board.shoot(EMPTY, 5).image, (640, 360)))
+    assert "take both with the same camera" in str(err.value)
 
 
 @pytest.mark.parametrize(

@@ -33,6 +33,9 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     cv2.imwrite(str(root / "after.png"), board.shoot(light_layout(play.after, "light"), 2).image)
     wrong = Layout(top=START.top, bottom=(-5, 0, 0, 0, 3, 0, 4, 1, 0, 0, 0, -2))
     cv2.imwrite(str(root / "wrong.png"), board.shoot(wrong, 3).image)
+    cv2.imwrite(str(root / "empty.png"), board.shoot(Layout(top=(0,) * 12, bottom=(0,) * 12), 5).image)
+    one_left = Layout(top=(0,) * 12, bottom=(0, 0, 1) + (0,) * 9)
+    cv2.imwrite(str(root / "one_left.png"), board.shoot(one_left, 6).image)
     cv2.imwrite(str(root / "arm.png"), board.shoot(light_layout(play.after, "light"), 4, occlusion="arm").image)
     cv2.imwrite(str(root / "dark.png"), (start.image * 0.1).astype(np.uint8))
     (root / "junk.json").write_text("{not json")
@@ -41,6 +44,8 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
         "start": str(root / "start.png"),
         "after": str(root / "after.png"),
         "wrong": str(root / "wrong.png"),
+        "empty": str(root / "empty.png"),
+        "one_left": str(root / "one_left.png"),
         "arm": str(root / "arm.png"),
         "dark": str(root / "dark.png"),
         "board": str(root / "board.json"),
@@ -64,6 +69,30 @@ def test_calibrate_writes_a_calibration(
     assert main(["calibrate", files["start"], "--corners", files["corners"], "-o", str(out)]) == 0
     assert json.loads(out.read_text())["format"] == "nardref-calibration"
     assert "light checkers' home board: bottom-right" in capsys.readouterr().out
+
+
+def test_calibrate_with_a_photo_of_the_empty_board_sees_every_point_empty(
+    files: dict[str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "b.json"
+    base = ["calibrate", files["start"], "--corners", files["corners"], "-o", str(out)]
+    assert main(base) == 0
+    assert "borrowed from other points (add --empty" in capsys.readouterr().out
+    assert not json.loads(out.read_text())["empty_seen"]
+    assert main([*base, "--empty", files["empty"], "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["empty_seen"]
+    assert json.loads(out.read_text())["empty_seen"]
+
+
+def test_calibrate_names_a_checker_left_on_the_empty_board(
+    files: dict[str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "b.json"
+    argv = ["calibrate", files["start"], "--corners", files["corners"], "-o", str(out), "--empty", files["one_left"]]
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert "one_left.png" in err and "bottom 3 (1)" in err and "every checker off the board" in err
+    assert not out.exists()
 
 
 def test_calibrate_tells_of_round_things_it_takes_for_the_boards_own(
@@ -92,6 +121,7 @@ def test_calibrate_names_a_wrong_setup(
     [
         (["calibrate", "missing.png", "-o", "x.json"], "cannot read it"),
         (["calibrate", "{start}", "--corners", "1,2 3", "-o", "x.json"], "expected 4 pairs"),
+        (["calibrate", "{start}", "--empty", "missing.png", "-o", "x.json"], "--empty 'missing.png': cannot read it"),
     ],
 )
 def test_calibrate_bad_input(
