@@ -83,12 +83,16 @@ class Calibration:
         return f"{('top', 'bottom')[row]}-{'left' if col == 5 else 'right'}"
 
     @property
+    def covered_at_start(self) -> npt.NDArray[np.bool_]:
+        """(2, 12, S) the slots the starting position's checkers hid."""
+        return np.asarray(layout_states(self.start_layout, self.geometry.slots, exact=True) != EMPTY, np.bool_)
+
+    @property
     def borrowed(self) -> npt.NDArray[np.bool_]:
         """(2, 12, S) the slots whose empty look was borrowed from another
         point: those the starting position's checkers hid, unless a photo of
         the empty board showed them."""
-        occupied = layout_states(self.start_layout, self.geometry.slots, exact=True) != EMPTY
-        return np.asarray(occupied & (not self.empty_seen), np.bool_)
+        return np.asarray(self.covered_at_start & (not self.empty_seen), np.bool_)
 
     def to_json(self) -> dict[str, Any]:
         g = self.geometry
@@ -387,7 +391,7 @@ def _with_empty_board(calibration: Calibration, image: Image, start: Image) -> C
     # slot past a line), take the empty photo's look; the others keep that
     # of the starting position, with its neighbours' shadows as they fall
     features = measure(rectified, geometry)
-    occupied = calibration.borrowed
+    occupied = calibration.covered_at_start
     hidden = occupied.copy()
     hidden[:, :, 1:] |= occupied[:, :, :-1]
     model = calibration.colours
@@ -409,6 +413,7 @@ def _with_empty_board(calibration: Calibration, image: Image, start: Image) -> C
         config=calibration.read,
         refusal_config=calibration.refusal,
         empty=updated.empty_board,
+        patched=occupied,
     )
     expected = np.array([calibration.start_layout.top, calibration.start_layout.bottom], np.int64)
     wrong = [

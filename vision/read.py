@@ -545,6 +545,7 @@ def read_rectified(
     reference: dict[str, Any] | None = None,
     empty: FloatArray | None = None,
     borrowed: BoolArray | None = None,
+    patched: BoolArray | None = None,
     since: FloatArray | None = None,
 ) -> Reading:
     """Read a rectified board (height, width, 3) BGR uint8: exposure and
@@ -553,8 +554,10 @@ def read_rectified(
     are learned from this very image (:func:`learn_from_image`). ``empty``:
     the calibration's thumbnail of the empty board (see
     :mod:`vision.occlusion`), to refuse frames where something covers it;
-    ``borrowed``: the slots (2, 12, S) occupied when it was made, whose
-    empty look was borrowed from other points and is less sure; ``since``:
+    ``borrowed``: the slots (2, 12, S) whose empty look was borrowed from
+    other points and is less sure; ``patched``: the slots occupied when
+    ``empty`` was made, where it took its look from elsewhere (other
+    points, or a photo of the empty board) and is less sure; ``since``:
     the thumbnail of the frame before, read and not refused (a fixed
     camera), so that only what changed since can be something covering
     the board."""
@@ -606,7 +609,7 @@ def read_rectified(
         colours = np.where(prob[..., LIGHT] >= prob[..., DARK], LIGHT, DARK).astype(np.int8)
         piles = (np.abs(counts) > LINE) & (pile_confidence >= config.pile_known)
         refusal, unsure = _check_covered(
-            features, model, checkers, colours, counts, piles, bar.centres, empty, borrowed, new, refusal_config
+            features, model, checkers, colours, counts, piles, bar.centres, empty, patched, new, refusal_config
         )
         loose |= unsure
     confidence = np.where(loose, np.minimum(confidence, config.loose_confidence), confidence).astype(np.float32)
@@ -656,7 +659,7 @@ def _check_covered(
     piles: npt.NDArray[np.bool_],
     bar_checkers: npt.NDArray[np.int8],
     empty: FloatArray,
-    borrowed: BoolArray | None,
+    patched: BoolArray | None,
     new: BoolArray | None,
     config: RefusalConfig,
 ) -> tuple[Refusal | None, npt.NDArray[np.bool_]]:
@@ -681,7 +684,7 @@ def _check_covered(
     expected, discs = paste_checkers(
         empty, features, model, np.where(checkers, colours, 0).astype(np.int8), bar_checkers
     )
-    guessed = discs if borrowed is None else discs | borrowed_area(features, borrowed)
+    guessed = discs if patched is None else discs | borrowed_area(features, patched)
     residual = np.where(guessed, config.occlusion_checker_residual, config.occlusion_residual).astype(np.float32)
     strange = unexplained(features.thumbnail, expected, (care | discs) & ~line_area(features, piles), residual=residual)
     area, region = largest_blob(strange)
@@ -729,6 +732,7 @@ def read_board(image: Image, calibration: Calibration, *, since: Reading | None 
         reference=calibration.reference,
         empty=calibration.empty_board,
         borrowed=calibration.borrowed,
+        patched=calibration.covered_at_start,
         since=since.features.thumbnail if since is not None and since.refusal is None and since.features else None,
     )
     log.debug("read %s uncertain %s", reading.counts.tolist(), reading.uncertain)
