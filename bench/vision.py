@@ -144,8 +144,8 @@ def make_board(np_rng: np.random.Generator, *, empty_photo: bool = False) -> Boa
                 raise
             # a user would take the empty photo again; the bench goes on
             # without it, so that both ways read the same boards
-            print(f"  empty photo refused ({style.name}): {exc.reason}: {str(exc)[:160]}", file=sys.stderr)
             calibration = calibrate(shot.image, shot.corners, lens=lens_for(effects))
+            print(f"  empty photo refused ({style.name}): {exc.reason}: {str(exc)[:160]}", file=sys.stderr)
     except CalibrationError as exc:
         print(f"  calibration failed ({style.name}): {exc.reason}: {str(exc)[:160]}", file=sys.stderr)
         return None
