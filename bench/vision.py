@@ -225,8 +225,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--dump",
         metavar="DIR",
-        help="write the photos read wrong or refused, those judged wrong or refused with the frame before, and "
-        "the moves played one pip too far that passed as legal, to DIR, each with its calibration and true layout",
+        help="write the photos read wrong or refused, those judged wrong or refused with the frame before, "
+        "the moves played one pip too far that passed as legal and the hands over the board not refused, to DIR, "
+        "each with its calibration and true layout",
     )
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
@@ -346,11 +347,19 @@ def main(argv: list[str] | None = None) -> int:
             # above and below stay as they were)
             hand_rng = np.random.default_rng([args.seed, boards_drawn, photos])
             hand = ("hand", "arm", "cup")[int(hand_rng.integers(3))]
-            covered = judge_shot(
-                board, position, dice, mover, shoot(board, after_layout, hand_rng, occlusion=hand), image
-            )
+            hand_image = shoot(board, after_layout, hand_rng, occlusion=hand)
+            covered = judge_shot(board, position, dice, mover, hand_image, image)
             misnamed = covered.verdict == "legal" and (covered.play is None or covered.play.after != chosen.after)
             covered_after["wrong play" if misnamed else covered.verdict] += 1
+            if args.dump and covered.verdict != "refused":
+                dump_judged(
+                    Path(args.dump),
+                    f"hand_{photos:05d}",
+                    (hand_image, image),
+                    board,
+                    (position, dice, mover),
+                    chosen.after,
+                )
             for use_before in (False, True):
                 verdict = judge_shot(board, position, dice, mover, after_image, image if use_before else None)
                 right_play = (
