@@ -25,8 +25,8 @@ from vision.features import estimate_pitch, measure, stack_pitch
 from vision.geometry import DEFAULT_WIDTH_PX, BoardGeometry, Image, Lens, make_geometry, rectify
 from vision.layout import Layout
 from vision.occlusion import borrowed_area, decode, empty_board, encode
-from vision.read import ReadConfig, point_name, read_rectified, slot_probabilities
-from vision.refusal import RefusalConfig, check_board_moved, check_exposure, reference_of
+from vision.read import ReadConfig, check_frame, point_name, read_rectified, slot_probabilities
+from vision.refusal import RefusalConfig, reference_of
 
 log = logging.getLogger(__name__)
 
@@ -365,10 +365,7 @@ def _with_empty_board(calibration: Calibration, image: Image, start: Image) -> C
             f"{calibration.image_size[0]}x{calibration.image_size[1]}: take both with the same camera"
         )
     geometry = calibration.geometry
-    rectified = rectify(image, geometry)
-    refusal = check_exposure(rectified, config=calibration.refusal, reference=calibration.reference)
-    if refusal is None:
-        refusal = check_board_moved(image, geometry, reference=calibration.reference, config=calibration.refusal)
+    rectified, refusal = check_frame(image, calibration)
     if refusal is not None:
         raise CalibrationError(f"{what}: {refusal.message}", reason=refusal.reason)
     reading = read_rectified(

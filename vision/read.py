@@ -711,16 +711,25 @@ def _check_covered(
     ), unsure
 
 
+def check_frame(image: Image, calibration: Calibration) -> tuple[Image, Refusal | None]:
+    """A camera frame rectified with a board's calibration, and why it cannot
+    be read at all (too dark, blown out, the board moved), if so."""
+    rectified = rectify(image, calibration.geometry)
+    refusal = check_exposure(rectified, config=calibration.refusal, reference=calibration.reference)
+    if refusal is None:
+        refusal = check_board_moved(
+            image, calibration.geometry, reference=calibration.reference, config=calibration.refusal
+        )
+    return rectified, refusal
+
+
 def read_board(image: Image, calibration: Calibration, *, since: Reading | None = None) -> Reading:
     """Read a camera frame (h, w, 3) BGR uint8 with a board's calibration:
     refusals first (exposure, board moved, blur), then every point and the
     bar. ``since``: the reading of an earlier frame of the same camera, not
     refused: only what changed since then can be a hand over the board."""
     geometry = calibration.geometry
-    rectified = rectify(image, geometry)
-    refusal = check_exposure(rectified, config=calibration.refusal, reference=calibration.reference)
-    if refusal is None:
-        refusal = check_board_moved(image, geometry, reference=calibration.reference, config=calibration.refusal)
+    rectified, refusal = check_frame(image, calibration)
     if refusal is not None:
         return refused_reading(refusal, geometry, rectified)
     reading = read_rectified(
