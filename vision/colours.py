@@ -100,9 +100,10 @@ def _basis(xy: FloatArray) -> FloatArray:
 
 
 def _shade(template: FloatArray, gain: FloatArray) -> FloatArray:
-    """``template`` (T, T, C) as it looks where the light differs by ``gain``
-    (...,): lightness and edge strength divided by it; (..., T, T, C)."""
-    out = np.broadcast_to(template, gain.shape + template.shape).copy()
+    """``template`` (T, T, C), or one for each place (..., T, T, C), as it
+    looks where the light differs by ``gain`` (...,): lightness and edge
+    strength divided by it; (..., T, T, C)."""
+    out = np.broadcast_to(template, gain.shape + template.shape[-3:]).copy()
     g = gain[..., None, None]
     out[..., 0] = out[..., 0] / g
     out[..., 3] = out[..., 3] / g
@@ -125,10 +126,12 @@ class ColourModel:
     a dark checker from their templates; ``self_spread``: the typical
     distance between two neighbouring checkers of one line (checkers on one
     point look alike; a shadow or a triangle's tip after the last one does not);
-    ``junction_light``/``junction_dark``: (2, T, T, 4) where two checkers of a
-    line touch, without a checker on top, on each of the two point colours
-    (:func:`point_kind`; the point shows between the rims), from the
-    starting position's lines; None when not learned.
+    ``junction_light``/``junction_dark``: (2, 2, T, T, 4) where two checkers
+    of a line touch, without a checker on top, on each of the two point
+    colours (:func:`point_kind`; the point shows between the rims), next to
+    the board's edge and further on (the first junction lies in the frame's
+    shadow and shows the whole first checker's side), from the starting
+    position's lines; None when not learned.
     """
 
     background: FloatArray
@@ -167,10 +170,8 @@ class ColourModel:
             return None
         gain = self.gain_at(xy)
         kind = point_kind()[:, :, None]
-        return tuple(  # type: ignore[return-value]
-            np.where(kind[..., None, None, None] == 0, _shade(j[0], gain), _shade(j[1], gain))
-            for j in (self.junction_light, self.junction_dark)
-        )
+        place = np.minimum(np.arange(xy.shape[2]), 1)[None, None, :]
+        return _shade(self.junction_light[kind, place], gain), _shade(self.junction_dark[kind, place], gain)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -241,12 +242,15 @@ def point_kind() -> npt.NDArray[np.int64]:
 
 
 def _per_kind(saved: Any) -> FloatArray | None:
-    """A saved junction template: (2, T, T, 4), one per point colour; a file
-    from before they were told apart has one (T, T, 4) for both."""
+    """A saved junction template: (2, 2, T, T, 4), per point colour and for
+    the junction next to the edge and the rest; a file from before they were
+    told apart has one for both places, (2, T, T, 4), or for everything, (T, T, 4)."""
     if saved is None:
         return None
     template = np.asarray(saved, np.float32)
-    return np.stack([template, template]) if template.ndim == 3 else template
+    while template.ndim < 5:
+        template = np.stack([template, template], axis=-4)
+    return template
 
 
 def layout_states(layout: Layout, slots: int, *, exact: bool = False) -> npt.NDArray[np.int8]:
@@ -426,20 +430,29 @@ def learn_from_layout(
     if features.junctions is not None and features.junction_xy is not None:
         counts = np.array([layout.top, layout.bottom], np.int64)
         jxy = features.on_board(features.junction_xy)
-        reach = min(LINE - 1, features.junctions.shape[2])
+        junctions = features.junctions
+        reach = min(LINE - 1, junctions.shape[2])
         learned: list[FloatArray | None] = []
+
+        def junction_look(lines: npt.NDArray[np.bool_], places: slice) -> FloatArray:
+            """The median junction at ``places`` of the ``lines`` (2, 12), under the board's mean light."""
+            rows, cols = np.nonzero(lines)
+            where = jxy[rows, cols, places].reshape(-1, 2)
+            flat = np.array(junctions[rows, cols, places].reshape(-1, PATCH, PATCH, CHANNELS), np.float32)
+            gain = np.exp(_basis(where) @ field).astype(np.float32)
+            flat[..., 0] *= gain[:, None, None]
+            flat[..., 3] *= gain[:, None, None]
+            return np.asarray(np.median(flat, axis=0), np.float32)
+
         for sign in (1, -1):
             per_kind: list[FloatArray] = []
             for kind in (0, 1):
-                rows, cols = np.nonzero((counts * sign >= LINE) & (point_kind() == kind))
-                if len(rows) == 0:
+                of_kind = point_kind() == kind
+                if not (counts * sign >= LINE)[of_kind].any():
                     break
-                where = jxy[rows, cols, :reach].reshape(-1, 2)
-                flat = np.array(features.junctions[rows, cols, :reach].reshape(-1, PATCH, PATCH, CHANNELS), np.float32)
-                gain = np.exp(_basis(where) @ field).astype(np.float32)
-                flat[..., 0] *= gain[:, None, None]
-                flat[..., 3] *= gain[:, None, None]
-                per_kind.append(np.median(flat, axis=0).astype(np.float32))
+                first = junction_look((counts * sign >= 2) & of_kind, slice(0, 1))
+                rest = junction_look((counts * sign >= LINE) & of_kind, slice(1, reach))
+                per_kind.append(np.stack([first, rest]))
             learned.append(np.stack(per_kind) if len(per_kind) == 2 else None)
         junction_light, junction_dark = (learned[0], learned[1]) if pos_light else (learned[1], learned[0])
     model = replace(

@@ -30,6 +30,12 @@ CHANNELS = 4
 JUNCTIONS = 4
 #: Scale of the edge channel against colour.
 EDGE_WEIGHT = 0.1
+#: Where a pile's upper layer is looked for: each junction moved by up to a
+#: ninth of a pitch (``thumbnail`` px) either way. A checker lying on two
+#: others stands a checker's thickness higher than they do, so the camera
+#: sees its face moved away from the point below the lens, the more so the
+#: farther from it (a tenth of a pitch or so at a board's far corners).
+PILE_SHIFTS = np.array([(dx, dy) for dy in (-1, -0.5, 0, 0.5, 1) for dx in (-1, -0.5, 0, 0.5, 1)], np.float32)
 
 
 @dataclass(frozen=True, eq=False)
@@ -59,12 +65,25 @@ class SlotFeatures:
     checker of the next layer lies there."""
     junction_xy: FloatArray | None = None
     """(2, 12, J, 2) where the junctions lie in ``thumbnail``."""
+    edges: FloatArray | None = None
+    """(h', w') the lightness edge strength beside ``thumbnail`` (the
+    fourth channel of a patch), to cut patches anywhere afterwards."""
 
     def on_board(self, xy: FloatArray) -> FloatArray:
         """``thumbnail`` positions ``xy`` (..., 2) as normalised board
         coordinates (..., 2) in 0..1, where the light field is modelled."""
         h, w = self.thumbnail.shape[:2]
         return np.asarray(xy / np.array([w, h], np.float32), np.float32)
+
+    def moved_junctions(self, row: int, col: int) -> FloatArray:
+        """(K, J, T, T, 4) patches at the junctions of point (``row``, ``col``),
+        each moved by one of the K :data:`PILE_SHIFTS`, turned like ``junctions``."""
+        if self.junction_xy is None or self.edges is None:
+            raise ValueError("these features were measured without their junctions")
+        small = np.dstack([self.thumbnail, self.edges])
+        centres = self.junction_xy[row, col][None] + PILE_SHIFTS[:, None]
+        moved = _patches(small, centres, 1.0)
+        return moved[:, :, ::-1] if row == 1 else moved
 
     @property
     def lab(self) -> FloatArray:
@@ -131,6 +150,7 @@ def measure(rectified: Image, geometry: BoardGeometry) -> SlotFeatures:
         bar_edges=(geometry.bar[0] * scale + shift, geometry.bar[1] * scale + shift),
         junctions=junctions,
         junction_xy=(junction_centres * scale + shift).astype(np.float32),
+        edges=np.ascontiguousarray(small[:, :, 3]),
     )
 
 

@@ -121,7 +121,15 @@ class ReadConfig:
     #: A junction of a full line counts as one more checker piled on it when its
     #: distance to a checker's face is below this share of its distance to two
     #: touching rims...
-    pile_face_ratio: float = 0.72
+    pile_face_ratio: float = 0.8
+    #: ... or, where the shares of the junctions past some place are all at
+    #: least this factor above those before it (and the one just before is
+    #: at most ``pile_face_most``), below the middle of that step: how like a
+    #: face a piled checker looks varies over the board (light, perspective),
+    #: the step from the layer's last checker to the first bare junction
+    #: much less.
+    pile_step: float = 1.65
+    pile_face_most: float = 0.9
     #: ... and the count is sure when every junction's share is at least this
     #: far from that threshold.
     pile_margin: float = 0.14
@@ -397,13 +405,17 @@ def _read_piles(
     touch: at each junction along the line, a checker's face (the learned
     checker look) means one more, two touching rims (the junction's look
     learned on the starting position's lines) none; the junction is judged
-    by how much nearer it is to one than to the other. Where that finds no
+    by how much nearer it is to one than to the other, where the layer ends
+    by the step between them (:func:`_layer_threshold`). A checker of the
+    layer stands higher than the line, and the camera sees it moved a little
+    (:data:`vision.features.PILE_SHIFTS`): the junctions are looked at where
+    the shift that explains them best, as faces or rims, puts them. Where that finds no
     layer, or one on every junction, or no clear one, the line may be six to
     eight squeezed into the length of five: its rims are counted
     (:mod:`vision.squeeze`), never surely. A full line read as five stays
     unsure."""
     sure = np.zeros((2, 12), np.float32)
-    if features.junctions is None or features.junction_xy is None:
+    if features.junctions is None or features.junction_xy is None or features.edges is None:
         return sure
     xy = features.on_board(features.junction_xy)
     junction = model.junction_templates(xy)
@@ -412,21 +424,22 @@ def _read_piles(
     light, dark = model.checker_templates(xy)
     for row, col in zip(*np.nonzero(np.abs(counts) >= LINE)):
         is_light = counts[row, col] > 0
-        patches = features.junctions[row, col]
-        d_face = template_distance(patches, (light if is_light else dark)[row, col], max_gain=CHECKER_GAIN)
-        d_junction = template_distance(
-            patches, (junction[0] if is_light else junction[1])[row, col], max_gain=CHECKER_GAIN
+        moved = features.moved_junctions(int(row), int(col))
+        d_faces = template_distance(moved, (light if is_light else dark)[row, col], max_gain=CHECKER_GAIN)
+        d_junctions = template_distance(
+            moved, (junction[0] if is_light else junction[1])[row, col], max_gain=CHECKER_GAIN
         )
+        best = int(np.minimum(d_faces, d_junctions).sum(axis=1).argmin())
+        d_face, d_junction = d_faces[best], d_junctions[best]
         ratio = d_face / np.maximum(d_junction, 1e-3)
-        face = ratio < config.pile_face_ratio
+        threshold = _layer_threshold(ratio, config=config)
+        face = ratio < threshold
         extra = int(np.argmin(face)) if not face.all() else len(face)
         # sure only where the two looks differ clearly there (a dark checker's
         # face and two dark rims on a dark point can look alike)
         spread = float(model.spread[LIGHT if is_light else DARK])
         power = np.abs(d_junction - d_face) / (config.pile_evidence_spreads * spread)
-        certainty = float(
-            np.clip(np.minimum(np.abs(ratio - config.pile_face_ratio) / config.pile_margin, power), 0.0, 1.0).min()
-        )
+        certainty = float(np.clip(np.minimum(np.abs(ratio - threshold) / config.pile_margin, power), 0.0, 1.0).min())
         if face[extra:].any():
             certainty *= 0.3  # a layer with a gap: not a pile as we know it
         # the line may be a squeezed pile, its checkers over each other:
@@ -447,6 +460,23 @@ def _read_piles(
         if certainty >= config.confident:
             confidence[row, col] = confidence[row, col] / config.full_stack_confidence
     return sure
+
+
+def _layer_threshold(ratio: FloatArray, *, config: ReadConfig) -> float:
+    """The share (see :func:`_read_piles`) below which a junction of a full
+    line shows a piled checker: midway (on a log scale) between the junctions
+    before and past the place where they part most, where every one past it
+    is at least ``pile_step`` times every one before and the one just before
+    is at most ``pile_face_most`` (the layer ends there); else
+    ``pile_face_ratio``."""
+    scale = np.log(np.maximum(ratio, 1e-3))
+    steps = [float(scale[m:].min() - scale[:m].max()) for m in range(1, len(scale))]
+    if not steps:
+        return config.pile_face_ratio
+    m = int(np.argmax(steps)) + 1
+    if steps[m - 1] < np.log(config.pile_step) or ratio[m - 1] > config.pile_face_most:
+        return config.pile_face_ratio
+    return float(np.exp((scale[:m].max() + scale[m:].min()) / 2))
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from tests.vision.vision_boards import (
     plain_board,
     random_board,
 )
-from vision.colours import DARK, EMPTY, template_distance
+from vision.colours import DARK, EMPTY, ColourModel, template_distance
 from vision.features import PATCH, measure
 from vision.geometry import rectify, slot_centres, to_image
 from vision.layout import Layout
@@ -251,6 +251,35 @@ def test_piles_laid_on_the_line_are_counted() -> None:
     truth = Layout(top=(2, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 0), bottom=(-5, 0, 0, 0, 3, 0, 8, 0, 0, 0, 2, -2))
     reading = read_board(board.shoot(truth, 6).image, calibration)
     assert reading.counts[1, 6] == 8
+
+
+@pytest.mark.parametrize(("seed", "style"), [(1, "felt-green"), (2, "tournament"), (2, "dark-felt")])
+def test_piles_at_the_far_corners_of_a_tilted_view_are_counted(seed: int, style: str) -> None:
+    """A checker laid on two others stands higher than they do: the camera
+    sees its face moved away from the point below the lens, most at the
+    board's corners, and the junction next to the edge has a look of its own
+    (the frame's shadow, the first checker's whole side). Six and seven
+    checkers on the four corner points of a camera over a table."""
+    board = random_board(seed, style)
+    calibration = calibrated(board)
+    truth = Layout(top=(6, 0, 0, 0, -3, 0, 0, 0, 0, 0, 0, -6), bottom=(-6, 0, 2, 0, 0, 0, 0, 0, 0, 0, 1, 7))
+    for shot in (6, 7):
+        reading = read_board(board.shoot(truth, shot).image, calibration)
+        assert reading.refusal is None
+        corners = [int(reading.counts[row, col]) for row, col in ((0, 0), (0, 11), (1, 0), (1, 11))]
+        assert corners == [6, -6, -6, 7]
+
+
+def test_a_calibration_file_with_one_junction_look_for_every_place_still_loads() -> None:
+    """Files from before the junction next to the edge had a look of its own
+    keep (2, T, T, 4) per point colour: that look serves every junction."""
+    calibration = calibrated(plain_board("wood"))
+    data = calibration.colours.to_json()
+    assert np.asarray(data["junction_light"]).shape == (2, 2, PATCH, PATCH, 4)
+    data["junction_light"] = np.asarray(data["junction_light"])[:, 1].tolist()
+    loaded = ColourModel.from_json(data)
+    assert loaded.junction_light is not None and loaded.junction_light.shape == (2, 2, PATCH, PATCH, 4)
+    assert np.array_equal(loaded.junction_light[:, 0], loaded.junction_light[:, 1])
 
 
 @pytest.mark.parametrize("style", ["wood", "felt-green", "red-blue"])
