@@ -31,8 +31,10 @@ alike in both frames: where piles of one colour lose in the reading what
 others gain (between the frames, or against the outcome), an outcome that
 moves no checker so rests on them unsurely too;
 so does one that counts a pile otherwise than the reading, where the pile's
-junctions (where its second layer lies) changed as the reading has it (with
-the photo alone: where the reading counts it fairly surely). A checker that
+junctions (where its second layer lies) changed more as the reading has it
+than as the outcome has it (with the photo alone: where the reading counts
+it fairly surely), and one that changes a pile only past its second
+layer's junctions, which no photo shows unless it counts the pile surely. A checker that
 looks much like the point under it (white on a white point) changes its
 slot less than a change of state would: a clear, smaller change where the
 slot is read as much the move's state as any other shows the move faintly,
@@ -57,7 +59,7 @@ from engine.rules import STANDARD, Rules
 from vision.calibration import Calibration
 from vision.colours import DARK, EMPTY, LIGHT, LINE, UNKNOWN, layout_states, template_distance
 from vision.errors import GeometryError
-from vision.features import SlotFeatures
+from vision.features import JUNCTIONS, SlotFeatures
 from vision.geometry import POINTS_PER_HALF, POINTS_PER_ROW, Image
 from vision.layout import Home, Layout, Mover, layout_from_position
 from vision.read import Reading, geometry_from_corners, point_name, read_board, read_with_corners
@@ -110,11 +112,6 @@ class JudgeConfig:
     #: A slot nearer the edge than a checker is that checker's colour unless
     #: it is empty at least this surely (as :attr:`ReadConfig.clearly_empty`).
     clearly_empty: float = 0.9
-    #: Where an outcome and the reading count a pile differently, a junction
-    #: of it sides with the reading when its change since the frame before
-    #: is at least this share of a change of state nearer what the reading
-    #: predicts (none or a whole one) than the midway half.
-    pile_vote: float = 0.15
     #: With the photo alone, an outcome rests unsurely on a pile the reading
     #: counts otherwise at least this surely (a checker moved from pile to pile).
     pile_doubt: float = 0.5
@@ -282,7 +279,10 @@ def _pile_disagrees(
     """(2, 12) the piles an outcome (``counts``) and the reading
     (``seen_counts``) count differently, of the same colour, where the
     change of the junctions since the frame before (``junctions``,
-    ``junction_scale``: see :class:`Changes`) sides with the reading. From
+    ``junction_scale``: see :class:`Changes`) sides with the reading: it is
+    nearer what the reading predicts (none or a whole change of state) than
+    what the outcome does (a junction that changed by a third of a checker
+    laid there shows no checker laid there). From
     ``before_counts``, each count says which junctions changed: a junction
     holds a checker of the second layer when more than five plus its index
     stand on the point."""
@@ -297,7 +297,7 @@ def _pile_disagrees(
     by_outcome = layer(counts) != layer(before_counts)
     by_reading = layer(seen_counts) != layer(before_counts)
     differ = by_outcome != by_reading
-    sides = np.where(by_reading, share >= 0.5 + config.pile_vote, share <= 0.5 - config.pile_vote)
+    sides = np.where(by_reading, share >= 0.5, share < 0.5)
     return np.asarray(
         (seen_counts != counts)
         & (np.sign(seen_counts) == colour)
@@ -534,6 +534,13 @@ def judge_reading(
                 & (counts != seen_counts)
                 & (seen_reading.pile_confidence >= config.pile_doubt)
             )
+        # a pile the outcome changes only past its second layer's junctions
+        # (ten checkers become eleven): no photo shows that, unless it counts the pile surely
+        pile_moved |= (
+            (counts != before_counts)
+            & (np.minimum(np.abs(counts), np.abs(before_counts)) >= LINE + JUNCTIONS)
+            & ~(sure_piles & (counts == seen_counts))
+        )
         # a pile counted surely that differs
         piles = (np.abs(counts) >= LINE) & (np.abs(seen_counts) >= LINE) & (counts != seen_counts) & sure_piles
         # the move shows: a slot changes, a pile surely counted as the outcome has it, or the bar

@@ -493,14 +493,17 @@ def test_a_pile_the_reading_and_its_junctions_count_otherwise_than_the_outcome_i
     scale = np.full((2, 12, 6, 3, 3), 40.0, np.float32)
     junction_scale = np.full((2, 12, 4, 2), 30.0, np.float32)
 
-    def judged(count: int, changed_junctions: tuple[int, ...], share: float = 0.9) -> str:
+    def judged(count: int, changed_junctions: tuple[int, ...], share: float = 0.9, rims: float = 30.0) -> str:
         """The verdict where the reading counts ``count`` on the 13-point and
-        those junctions changed by ``share`` of a checker laid there."""
+        those junctions changed by ``share`` of a checker laid there (whose
+        face differs from two rims by ``rims``)."""
         junctions = np.full((2, 12, 4), 2.0, np.float32)
         for j in changed_junctions:
-            junctions[thirteen][j] = share * 30.0
+            junctions[thirteen][j] = share * rims
         reading.counts[thirteen] = count
-        changes = Changes(distance=distance, scale=scale, junctions=junctions, junction_scale=junction_scale)
+        changes = Changes(
+            distance=distance, scale=scale, junctions=junctions, junction_scale=np.full_like(junction_scale, rims)
+        )
         verdict = judge_reading(start, dice, reading, changes=changes)
         assert verdict.play is None or verdict.play.after == play.after
         return verdict.verdict
@@ -511,6 +514,38 @@ def test_a_pile_the_reading_and_its_junctions_count_otherwise_than_the_outcome_i
     assert judged(5, (0,), share=0.33) == "refused"  # ... a third of a checker's change is a nudge
     assert judged(7, (0, 1)) == "refused"  # two were
     assert judged(7, (0,)) == "legal"  # ... the reading counts one too many
+    # a junction sides with the count whose change it is nearer: two fifths
+    # of a checker's change is none laid there
+    assert judged(5, (0,), share=0.4) == "refused"
+    assert judged(5, (0,), share=0.6) == "legal"
+    # a face and two rims that look alike show nothing either way
+    assert judged(5, (0,), share=0.2, rims=8.0) == "legal"
+
+
+def test_a_pile_changed_only_past_its_second_layer_is_not_read_surely() -> None:
+    """Nine checkers on a point fill its line and the junctions between
+    them, and a tenth lies past them; an eleventh lies on top, where no
+    photo shows it (the reader counts such a pile as nine, unsurely). 8/7 8/6 lays it on the 6-point; the photo
+    shows only that two checkers left the 8-point and one came to the
+    7-point, as it would had the other gone anywhere else unseen."""
+    me = [0] * 26
+    me[6], me[8] = 10, 5
+    them = [0] * 26
+    them[6], them[8] = 10, 5
+    before = Position(tuple(me), tuple(them))
+    dice = Dice(2, 1)
+    play = next(lp for lp in legal_plays(before, dice) if str(lp.play) == "8/7 8/6")
+    reading = _reading_of(layout_from_position(play.after))
+    six = (1, 6)  # light's 6-point, its home bottom-right
+    assert reading.counts[six] == 11
+    reading.counts[six] = 9
+    verdict = judge_reading(before, dice, replace(reading, pile_confidence=np.full((2, 12), 0.3, np.float32)))
+    assert verdict.verdict == "refused" and verdict.refusal is not None
+    assert "bottom 7" in verdict.refusal.points
+    # counted surely as eleven (a reader that could), the move shows
+    reading.counts[six] = 11
+    sure = judge_reading(before, dice, replace(reading, pile_confidence=np.ones((2, 12), np.float32)))
+    assert sure.verdict == "legal" and sure.play is not None and sure.play.after == play.after
 
 
 def test_a_checker_laid_on_a_line_of_five_changes_its_first_junction() -> None:
