@@ -226,7 +226,8 @@ def main(argv: list[str] | None = None) -> int:
         "--dump",
         metavar="DIR",
         help="write the photos read wrong or refused, those judged wrong or refused with the frame before, "
-        "the moves played one pip too far that passed as legal and the hands over the board not refused, to DIR, "
+        "the moves played one pip too far that passed as legal and the hands over the board not refused (before "
+        "and after the move), to DIR, "
         "each with its calibration and true layout",
     )
     args = parser.parse_args(argv)
@@ -338,7 +339,20 @@ def main(argv: list[str] | None = None) -> int:
                 unmoved = judge_shot(board, position, dice, mover, image, None)
                 unmoved_accepted += unmoved.verdict == "legal"
                 # a hand over the board when the button is pressed: a refusal, never a verdict
-                covered_judged[judge_shot(board, position, dice, mover, hidden, image).verdict] += 1
+                over = judge_shot(board, position, dice, mover, hidden, image)
+                covered_judged[over.verdict] += 1
+                if over.verdict != "refused":
+                    if args.show_errors:
+                        print(f"  {name} photo {photos}: a {occlusion} over the unmoved board judged {over.verdict}")
+                    if args.dump:
+                        dump_judged(
+                            Path(args.dump),
+                            f"covered_{photos:05d}",
+                            (hidden, image),
+                            board,
+                            (position, dice, mover),
+                            position,
+                        )
             chosen = rng.choice(plays)
             after_layout = light_layout(chosen.after, mover)
             after_image = shoot(board, after_layout, np_rng)
