@@ -129,9 +129,10 @@ class ColourModel:
     ``junction_light``/``junction_dark``: (2, 2, T, T, 4) where two checkers
     of a line touch, without a checker on top, on each of the two point
     colours (:func:`point_kind`; the point shows between the rims), next to
-    the board's edge and further on (the first junction lies in the frame's
-    shadow and shows the whole first checker's side), from the starting
-    position's lines; None when not learned.
+    the board's edge and further on (the first junction looks unlike the
+    rest: on some boards it reads as much a face as rims, where the frame's
+    shadow and the first checker's side show), from the starting position's
+    lines; None when not learned.
     """
 
     background: FloatArray

@@ -33,9 +33,9 @@ moves no checker so rests on them unsurely too;
 so does one that counts a pile otherwise than the reading, where the pile's
 junctions (where its second layer lies) changed more as the reading has it
 than as the outcome has it (with the photo alone: where the reading counts
-it fairly surely), and one that changes a pile only past its second
-layer's junctions, which no photo shows unless it counts the pile surely. A checker that
-looks much like the point under it (white on a white point) changes its
+it fairly surely), and one that changes a pile only past its second layer's
+junctions, which no photo shows unless it counts the pile surely. A checker
+that looks much like the point under it (white on a white point) changes its
 slot less than a change of state would: a clear, smaller change where the
 slot is read as much the move's state as any other shows the move faintly,
 and faint evidence holds only where no slot the outcome leaves alone

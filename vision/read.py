@@ -405,17 +405,17 @@ def _read_piles(
     touch: at each junction along the line, a checker's face (the learned
     checker look) means one more, two touching rims (the junction's look
     learned on the starting position's lines) none; the junction is judged
-    by how much nearer it is to one than to the other, where the layer ends
-    by the step between them (:func:`_layer_threshold`). A checker of the
-    layer stands higher than the line, and the camera sees it moved a little
+    by how much nearer it is to one than to the other, and the layer ends
+    where that steps up (:func:`_layer_threshold`). A checker of the layer
+    stands higher than the line, and the camera sees it moved a little
     (:data:`vision.features.PILE_SHIFTS`): the junctions are looked at where
-    the shift that explains them best, as faces or rims, puts them. Where that finds no
-    layer, or one on every junction, or no clear one, the line may be six to
-    eight squeezed into the length of five: its rims are counted
-    (:mod:`vision.squeeze`), never surely. A full line read as five stays
-    unsure."""
+    the shift that explains them best, as faces or rims, puts them. Where
+    that finds no layer, or one on every junction, or no clear one, the line
+    may be six to eight squeezed into the length of five: its rims are
+    counted (:mod:`vision.squeeze`), never surely. A full line read as five
+    stays unsure."""
     sure = np.zeros((2, 12), np.float32)
-    if features.junctions is None or features.junction_xy is None or features.edges is None:
+    if features.junction_xy is None or features.edges is None:
         return sure
     xy = features.on_board(features.junction_xy)
     junction = model.junction_templates(xy)
