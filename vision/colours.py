@@ -203,8 +203,8 @@ class ColourModel:
                 spread=np.asarray(data["spread"], np.float32),
                 light_field=np.asarray(data["light_field"], np.float32),
                 self_spread=float(data["self_spread"]),
-                junction_light=_per_kind(data.get("junction_light")),
-                junction_dark=_per_kind(data.get("junction_dark")),
+                junction_light=_junction_look(data.get("junction_light")),
+                junction_dark=_junction_look(data.get("junction_dark")),
             )
         except (KeyError, TypeError, ValueError) as exc:
             if isinstance(exc, CalibrationError):
@@ -222,6 +222,12 @@ class ColourModel:
             raise CalibrationError(
                 f"colour model background of shape {shape!r}: expected (2, 12, S, {PATCH}, {PATCH}, {CHANNELS})"
             )
+        for junction in (model.junction_light, model.junction_dark):
+            if junction is not None and junction.shape != (2, 2, PATCH, PATCH, CHANNELS):
+                raise CalibrationError(
+                    f"colour model junction look of shape {junction.shape!r}: "
+                    f"expected (2, 2, {PATCH}, {PATCH}, {CHANNELS}); calibrate again"
+                )
         return model
 
     def resized(self, slots: int) -> ColourModel:
@@ -242,16 +248,9 @@ def point_kind() -> npt.NDArray[np.int64]:
     return np.asarray((rows + cols) % 2, np.int64)
 
 
-def _per_kind(saved: Any) -> FloatArray | None:
-    """A saved junction template: (2, 2, T, T, 4), per point colour and for
-    the junction next to the edge and the rest; a file from before they were
-    told apart has one for both places, (2, T, T, 4), or for everything, (T, T, 4)."""
-    if saved is None:
-        return None
-    template = np.asarray(saved, np.float32)
-    while template.ndim < 5:
-        template = np.stack([template, template], axis=-4)
-    return template
+def _junction_look(saved: Any) -> FloatArray | None:
+    """A saved junction look (2, 2, T, T, 4): per point colour, next to the edge and further on."""
+    return None if saved is None else np.asarray(saved, np.float32)
 
 
 def layout_states(layout: Layout, slots: int, *, exact: bool = False) -> npt.NDArray[np.int8]:

@@ -45,7 +45,7 @@ def test_calibration_json_round_trip(tmp_path: Path) -> None:
     path = tmp_path / "board.json"
     calibration.save(path)
     data = json.loads(path.read_text())
-    assert data["format"] == "nardref-calibration" and data["version"] == 1
+    assert data["format"] == "nardref-calibration" and data["version"] == 2
     loaded = Calibration.load(path)
     assert loaded.geometry == calibration.geometry
     assert np.allclose(loaded.colours.light, calibration.colours.light, atol=0.06)
@@ -107,6 +107,8 @@ def test_an_empty_board_photo_of_another_board_is_refused() -> None:
         ("not json", "not JSON"),
         ('{"format": "other"}', "not a nardref calibration"),
         ('{"format": "nardref-calibration", "version": 99}', "version 99"),
+        # before the junction next to the edge had a look of its own
+        ('{"format": "nardref-calibration", "version": 1}', "version 1: this nardref reads version 2; calibrate again"),
     ],
 )
 def test_calibration_load_names_bad_files(tmp_path: Path, content: str, words: str) -> None:

@@ -18,7 +18,7 @@ from tests.vision.vision_boards import (
     plain_board,
     random_board,
 )
-from vision.colours import DARK, EMPTY, ColourModel, template_distance
+from vision.colours import DARK, EMPTY, template_distance
 from vision.features import PATCH, measure
 from vision.geometry import rectify, slot_centres, to_image
 from vision.layout import Layout
@@ -268,18 +268,6 @@ def test_piles_at_the_far_corners_of_a_tilted_view_are_counted(seed: int, style:
         assert reading.refusal is None
         corners = [int(reading.counts[row, col]) for row, col in ((0, 0), (0, 11), (1, 0), (1, 11))]
         assert corners == [6, -6, -6, 7]
-
-
-def test_a_calibration_file_with_one_junction_look_for_every_place_still_loads() -> None:
-    """Files from before the junction next to the edge had a look of its own
-    keep (2, T, T, 4) per point colour: that look serves every junction."""
-    calibration = calibrated(plain_board("wood"))
-    data = calibration.colours.to_json()
-    assert np.asarray(data["junction_light"]).shape == (2, 2, PATCH, PATCH, 4)
-    data["junction_light"] = np.asarray(data["junction_light"])[:, 1].tolist()
-    loaded = ColourModel.from_json(data)
-    assert loaded.junction_light is not None and loaded.junction_light.shape == (2, 2, PATCH, PATCH, 4)
-    assert np.array_equal(loaded.junction_light[:, 0], loaded.junction_light[:, 1])
 
 
 @pytest.mark.parametrize("style", ["wood", "felt-green", "red-blue"])
