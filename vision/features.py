@@ -75,15 +75,18 @@ class SlotFeatures:
         h, w = self.thumbnail.shape[:2]
         return np.asarray(xy / np.array([w, h], np.float32), np.float32)
 
-    def moved_junctions(self, row: int, col: int) -> FloatArray:
-        """(K, J, T, T, 4) patches at the junctions of point (``row``, ``col``),
-        each moved by one of the K :data:`PILE_SHIFTS`, turned like ``junctions``."""
+    def moved_junctions(self, rows: npt.NDArray[np.intp], cols: npt.NDArray[np.intp]) -> FloatArray:
+        """(N, K, J, T, T, 4) patches at the junctions of the N points
+        (``rows``, ``cols``), each moved by one of the K :data:`PILE_SHIFTS`,
+        turned like ``junctions``."""
         if self.junction_xy is None or self.edges is None:
             raise ValueError("these features were measured without their junctions")
         small = np.dstack([self.thumbnail, self.edges])
-        centres = self.junction_xy[row, col][None] + PILE_SHIFTS[:, None]
+        centres = self.junction_xy[rows, cols][:, None] + PILE_SHIFTS[None, :, None]
         moved = _patches(small, centres, 1.0)
-        return moved[:, :, ::-1] if row == 1 else moved
+        bottom = np.asarray(rows) == 1
+        moved[bottom] = moved[bottom][:, :, :, ::-1]
+        return moved
 
     @property
     def lab(self) -> FloatArray:

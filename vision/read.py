@@ -415,16 +415,17 @@ def _read_piles(
     counted (:mod:`vision.squeeze`), never surely. A full line read as five
     stays unsure."""
     sure = np.zeros((2, 12), np.float32)
-    if features.junction_xy is None or features.edges is None:
+    rows, cols = np.nonzero(np.abs(counts) >= LINE)
+    if len(rows) == 0 or features.junction_xy is None or features.edges is None:
         return sure
     xy = features.on_board(features.junction_xy)
     junction = model.junction_templates(xy)
     if junction is None:
         return sure
     light, dark = model.checker_templates(xy)
-    for row, col in zip(*np.nonzero(np.abs(counts) >= LINE)):
+    all_moved = features.moved_junctions(rows, cols)
+    for row, col, moved in zip(rows, cols, all_moved, strict=True):
         is_light = counts[row, col] > 0
-        moved = features.moved_junctions(int(row), int(col))
         d_faces = template_distance(moved, (light if is_light else dark)[row, col], max_gain=CHECKER_GAIN)
         d_junctions = template_distance(
             moved, (junction[0] if is_light else junction[1])[row, col], max_gain=CHECKER_GAIN
