@@ -31,7 +31,7 @@ from vision.colours import (
     template_distance,
 )
 from vision.errors import CalibrationError
-from vision.features import PATCH, SlotFeatures, estimate_pitch, measure
+from vision.features import JUNCTIONS, PATCH, SlotFeatures, estimate_pitch, measure
 from vision.geometry import BAR_PROBES_PER_PITCH, BoardGeometry, Image, make_geometry, rectify
 from vision.layout import Layout
 from vision.occlusion import (
@@ -145,6 +145,13 @@ class ReadConfig:
     #: A pile counted at least this surely is not compared with the empty
     #: board: its upper layer lies over the line's rims and shadows.
     pile_known: float = 0.5
+    #: A junction of a full line that lies farther than this many checker
+    #: spreads from both a face and two rims (wherever the shift search
+    #: puts it) shows neither checkers nor a pile...
+    junction_misfit_spreads: float = 3.2
+    #: ... and this many such junctions side by side make the frame
+    #: occluded: a hand or a sleeve read as a line of checkers.
+    misfit_junctions: int = 2
 
 
 @dataclass(frozen=True, eq=False)
@@ -397,9 +404,12 @@ def _read_piles(
     config: ReadConfig,
     rectified: Image,
     geometry: BoardGeometry,
-) -> FloatArray:
+) -> tuple[FloatArray, BoolArray]:
     """Count the checkers piled on full lines (updates ``counts`` and
-    ``confidence`` (2, 12) in place) and return how sure each pile count is.
+    ``confidence`` (2, 12) in place) and return how sure each pile count is,
+    and the junctions (2, 12, JUNCTIONS) that look like neither a face nor
+    two rims (``config.junction_misfit_spreads``): what lies there is no
+    checker.
 
     Past five, checkers are laid on the line where two of the first layer
     touch: at each junction along the line, a checker's face (the learned
@@ -415,13 +425,14 @@ def _read_piles(
     counted (:mod:`vision.squeeze`), never surely. A full line read as five
     stays unsure."""
     sure = np.zeros((2, 12), np.float32)
+    misfit = np.zeros((2, 12, JUNCTIONS), np.bool_)
     rows, cols = np.nonzero(np.abs(counts) >= LINE)
     if len(rows) == 0 or features.junction_xy is None or features.edges is None:
-        return sure
+        return sure, misfit
     xy = features.on_board(features.junction_xy)
     junction = model.junction_templates(xy)
     if junction is None:
-        return sure
+        return sure, misfit
     light, dark = model.checker_templates(xy)
     all_moved = features.moved_junctions(rows, cols)
     for row, col, moved in zip(rows, cols, all_moved, strict=True):
@@ -439,6 +450,7 @@ def _read_piles(
         # sure only where the two looks differ clearly there (a dark checker's
         # face and two dark rims on a dark point can look alike)
         spread = float(model.spread[LIGHT if is_light else DARK])
+        misfit[row, col] = np.minimum(d_face, d_junction) > config.junction_misfit_spreads * spread
         power = np.abs(d_junction - d_face) / (config.pile_evidence_spreads * spread)
         certainty = float(np.clip(np.minimum(np.abs(ratio - threshold) / config.pile_margin, power), 0.0, 1.0).min())
         if face[extra:].any():
@@ -460,7 +472,7 @@ def _read_piles(
         sure[row, col] = certainty
         if certainty >= config.confident:
             confidence[row, col] = confidence[row, col] / config.full_stack_confidence
-    return sure
+    return sure, misfit
 
 
 def _layer_threshold(ratio: FloatArray, *, config: ReadConfig) -> float:
@@ -624,9 +636,13 @@ def read_rectified(
         refusal = check_occlusion(
             detached, counts, occluded_slots=config.detached_slots, what="something that is no line of checkers"
         )
-    pile_confidence = _read_piles(
+    pile_confidence, misfit = _read_piles(
         features, model, counts, confidence, config=config, rectified=rectified, geometry=geometry
     )
+    if refusal is None:
+        refusal = check_occlusion(
+            misfit, counts, occluded_slots=config.misfit_junctions, what="something that is no line or pile of checkers"
+        )
     # points not read surely: a slot within the line's reach fits loosely,
     # is washed out by glare, or (below) lies under a misread checker's worth
     loose = nearest[:, :, :LINE].max(axis=-1) > config.loose_fit_spreads

@@ -17,6 +17,7 @@ from tests.vision.vision_boards import (
     light_layout,
     plain_board,
     random_board,
+    without_junction_check,
 )
 from vision.colours import DARK, EMPTY, template_distance
 from vision.features import PATCH, measure
@@ -343,6 +344,24 @@ def test_refuses_a_hand_an_arm_or_a_cup_over_the_board(occlusion: str, seed: int
     reading = read_board(shot.image, calibration)
     assert reading.refusal is not None and reading.refusal.reason == "hand_over_board"
     assert reading.to_json()["refused"] == "hand_over_board"
+
+
+def test_a_cup_read_as_a_line_of_checkers_is_refused_by_its_junctions() -> None:
+    """A black cup over the dark checkers of top 5 fits a dark checker's
+    look slot by slot, and passes for a line of five (as a sleeve or a hand
+    over a line can): between two checkers of a line lie two rims, or the
+    face of one piled on them, and over the cup the junctions show neither.
+    The cup's round outline is not looked for here."""
+    board = random_board(311, "dark-felt")
+    calibration = calibrated(board)
+    position, mover = game_position(311, 10)
+    image = board.shoot(light_layout(position, mover), 311, occlusion="cup").image
+    blind = replace(calibration, refusal=replace(calibration.refusal, cup_roundness=1.0))
+    assert read_board(image, without_junction_check(blind)).refusal is None
+    reading = read_board(image, blind)
+    assert reading.refusal is not None and reading.refusal.reason == "hand_over_board"
+    assert reading.refusal.points == ("top 5",)
+    assert "no line or pile of checkers" in reading.refusal.message
 
 
 def _slots(*states: str) -> np.ndarray:

@@ -5,7 +5,7 @@ positions, as a referee is set up once and then watches a game."""
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import cv2
@@ -15,6 +15,7 @@ from engine.dice import Dice
 from engine.legal import legal_plays
 from engine.position import Position
 from vision.calibration import Calibration, calibrate
+from vision.features import JUNCTIONS
 from vision.geometry import BoardGeometry, Lens, to_image
 from vision.layout import Layout, layout_from_position
 from vision.render import CameraPose, Effects, Lighting, Rendered, lens_calibration, render
@@ -69,6 +70,12 @@ START = layout_from_position(Position.start())
 def calibrated(board: Board) -> Calibration:
     shot = board.shoot(START, 1000)
     return calibrate(shot.image, shot.corners, lens=board.lens)
+
+
+def without_junction_check(calibration: Calibration) -> Calibration:
+    """``calibration`` with the check that a full line's junctions show
+    checkers (not a hand or a cup read as a line of them) turned off."""
+    return replace(calibration, read=replace(calibration.read, misfit_junctions=2 * 12 * JUNCTIONS + 1))
 
 
 def game_position(seed: int, turns: int) -> tuple[Position, str]:
