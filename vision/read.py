@@ -104,9 +104,10 @@ class ReadConfig:
     extra_on_bar: int = 2
     #: A point is not read surely where a slot within the line's reach fits
     #: even its nearest look only loosely, farther than this many spreads
-    #: (a checker in glare, on a point of its own colour): its confidence is
+    #: (a checker in glare, on a point of its own colour, or the side and
+    #: shadow of the one before it read as one more): its confidence is
     #: capped at ``loose_confidence``.
-    loose_fit_spreads: float = 2.5
+    loose_fit_spreads: float = 2.3
     loose_confidence: float = 0.5
     #: ... and where over half of a slot and of its empty look are at least
     #: this light (Lab L, 0..255): washed out by glare.
