@@ -31,7 +31,8 @@ def test_a_cup_the_empty_board_comparison_misses_is_refused_by_its_outline(style
     position, mover = game_position(seed, 10)
     image = board.shoot(light_layout(position, mover), seed, occlusion="cup").image
     blind = without_junction_check(replace(calibration, refusal=replace(calibration.refusal, cup_roundness=1.0)))
-    assert read_board(image, blind).refusal is None  # the cup stands where nothing else sees it
+    # nothing else sees the cup (the junction check is off: the dark-felt one lies over a line, see test_read)
+    assert read_board(image, blind).refusal is None
     refusal = read_board(image, calibration).refusal
     assert refusal is not None and refusal.reason == "hand_over_board"
     assert "round" in refusal.message
