@@ -227,8 +227,7 @@ def main(argv: list[str] | None = None) -> int:
         metavar="DIR",
         help="write the photos read wrong or refused, those judged wrong or refused with the frame before, "
         "the moves played one pip too far that passed as legal and the hands over the board not refused (before "
-        "and after the move), to DIR, "
-        "each with its calibration and true layout",
+        "and after the move), to DIR, each with its calibration and true layout",
     )
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
@@ -365,6 +364,8 @@ def main(argv: list[str] | None = None) -> int:
             covered = judge_shot(board, position, dice, mover, hand_image, image)
             misnamed = covered.verdict == "legal" and (covered.play is None or covered.play.after != chosen.after)
             covered_after["wrong play" if misnamed else covered.verdict] += 1
+            if args.show_errors and covered.verdict != "refused":
+                print(f"  {name} photo {photos}: a {hand} over the board after {chosen.play} judged {covered.verdict}")
             if args.dump and covered.verdict != "refused":
                 dump_judged(
                     Path(args.dump),
