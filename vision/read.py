@@ -420,7 +420,8 @@ def _read_piles(
     where that steps up (:func:`_layer_threshold`). A checker of the layer
     stands higher than the line, and the camera sees it moved a little
     (:data:`vision.features.PILE_SHIFTS`): the junctions are looked at where
-    the shift that explains them best, as faces or rims, puts them. Where
+    the shifts that explain them best as faces and as rims put them
+    (:func:`_layer_shifts`). Where
     that finds no layer, or one on every junction, or no clear one, the line
     may be six to eight squeezed into the length of five: its rims are
     counted (:mod:`vision.squeeze`), never surely. A full line read as five
@@ -442,29 +443,27 @@ def _read_piles(
         d_junctions = template_distance(
             moved, (junction[0] if is_light else junction[1])[row, col], max_gain=CHECKER_GAIN
         )
-        best = int(np.minimum(d_faces, d_junctions).sum(axis=1).argmin())
-        d_face, d_junction = d_faces[best], d_junctions[best]
-        ratio = d_face / np.maximum(d_junction, 1e-3)
-        threshold = _layer_threshold(ratio, config=config)
-        face = ratio < threshold
-        extra = int(np.argmin(face)) if not face.all() else len(face)
-        # sure only where the two looks differ clearly there (a dark checker's
-        # face and two dark rims on a dark point can look alike)
         spread = float(model.spread[LIGHT if is_light else DARK])
-        misfit[row, col] = np.minimum(d_face, d_junction) > config.junction_misfit_spreads * spread
-        power = np.abs(d_junction - d_face) / (config.pile_evidence_spreads * spread)
-        certainty = float(np.clip(np.minimum(np.abs(ratio - threshold) / config.pile_margin, power), 0.0, 1.0).min())
-        if face[extra:].any():
-            certainty *= 0.3  # a layer with a gap: not a pile as we know it
+        # a junction that fits neither look at the one shift that fits the
+        # line best as either is no checker, whatever layer would end there
+        fit = np.minimum(d_faces, d_junctions)
+        common = int(fit.sum(axis=1).argmin())
+        misfit[row, col] = fit[common] > config.junction_misfit_spreads * spread
+        # the layer's faces and the bare rims each at their own shift; where
+        # that counts otherwise than the common shift, neither count is sure
+        s_face, s_rim = _layer_shifts(d_faces, d_junctions)
+        extra, certainty = _layer(d_faces[s_face], d_junctions[s_rim], spread, config=config)
+        if _layer(d_faces[common], d_junctions[common], spread, config=config)[0] != extra:
+            certainty = min(certainty, config.full_stack_confidence)
         # the line may be a squeezed pile, its checkers over each other:
         # likely where no checker lies on the line, one on every junction,
         # or no clear layer; and wherever its rims say so clearly
         squeezed, margin = count_squeezed(rim_profile(rectified, geometry, int(row), int(col)), geometry.pitch_px)
-        unclear = extra in (0, len(face)) or certainty < config.pile_unsure
+        unclear = extra in (0, d_faces.shape[1]) or certainty < config.pile_unsure
         if squeezed > LINE and margin >= (config.squeeze_margin if unclear else config.squeeze_clear):
             extra, certainty = squeezed - LINE, min(margin, config.full_stack_confidence)
         elif unclear:
-            if extra == len(face):
+            if extra == d_faces.shape[1]:
                 certainty *= 0.3  # a full second layer: more may lie further on
             else:
                 # a squeezed pile may still look like this: never sure
@@ -474,6 +473,47 @@ def _read_piles(
         if certainty >= config.confident:
             confidence[row, col] = confidence[row, col] / config.full_stack_confidence
     return sure, misfit
+
+
+def _layer(d_face: FloatArray, d_junction: FloatArray, spread: float, *, config: ReadConfig) -> tuple[int, float]:
+    """How many checkers lie on a full line's junctions, from each
+    junction's distance (J,) to a checker's face and to two rims, and how
+    sure that is (see :func:`_read_piles`; ``spread``: the checkers')."""
+    ratio = np.asarray(d_face / np.maximum(d_junction, 1e-3), np.float32)
+    threshold = _layer_threshold(ratio, config=config)
+    face = ratio < threshold
+    extra = int(np.argmin(face)) if not face.all() else len(face)
+    # sure only where the two looks differ clearly there (a dark checker's
+    # face and two dark rims on a dark point can look alike)
+    power = np.abs(d_junction - d_face) / (config.pile_evidence_spreads * spread)
+    certainty = float(np.clip(np.minimum(np.abs(ratio - threshold) / config.pile_margin, power), 0.0, 1.0).min())
+    if face[extra:].any():
+        certainty *= 0.3  # a layer with a gap: not a pile as we know it
+    return extra, certainty
+
+
+def _layer_shifts(d_faces: FloatArray, d_junctions: FloatArray) -> tuple[int, int]:
+    """The shifts (indices into :data:`vision.features.PILE_SHIFTS`) at which
+    the junctions of a full line are seen as faces and as two rims, from
+    their distances (K, J) to either look at each shift.
+
+    A piled checker lies higher than the line and the camera sees it
+    moved; the rims between the line's checkers are not. So the layer's
+    faces share one shift and the bare junctions past them another: of the
+    layers of 0..J checkers from the edge, the one whose faces and rims fit
+    best at their own best shifts gives both. A line with no face or no rim
+    takes one shift for all (a shift fitted to faces as rims would make
+    them look like rims)."""
+    shifts, junctions = d_faces.shape
+    zero = np.zeros((shifts, 1), np.float32)
+    faces_before = np.concatenate([zero, np.cumsum(d_faces, axis=1)], axis=1)  # (K, J+1): junctions < k
+    rims_from = np.concatenate([np.cumsum(d_junctions[:, ::-1], axis=1)[:, ::-1], zero], axis=1)  # junctions >= k
+    layer = int((faces_before.min(axis=0) + rims_from.min(axis=0)).argmin())
+    if layer == 0:
+        shift = int(rims_from[:, 0].argmin())
+        return shift, shift
+    s_face = int(faces_before[:, layer].argmin())
+    return s_face, (int(rims_from[:, layer].argmin()) if layer < junctions else s_face)
 
 
 def _layer_threshold(ratio: FloatArray, *, config: ReadConfig) -> float:

@@ -254,7 +254,7 @@ def test_piles_laid_on_the_line_are_counted() -> None:
     assert reading.counts[1, 6] == 8
 
 
-@pytest.mark.parametrize(("seed", "style"), [(1, "felt-green"), (2, "tournament"), (2, "dark-felt")])
+@pytest.mark.parametrize(("seed", "style"), [(1, "felt-green"), (2, "tournament"), (2, "dark-felt"), (3, "gold-white")])
 def test_piles_at_the_far_corners_of_a_tilted_view_are_counted(seed: int, style: str) -> None:
     """A checker laid on two others stands higher than they do: the camera
     sees its face moved away from the point below the lens, most at the
