@@ -421,11 +421,10 @@ def _read_piles(
     stands higher than the line, and the camera sees it moved a little
     (:data:`vision.features.PILE_SHIFTS`): the junctions are looked at where
     the shifts that explain them best as faces and as rims put them
-    (:func:`_layer_shifts`). Where
-    that finds no layer, or one on every junction, or no clear one, the line
-    may be six to eight squeezed into the length of five: its rims are
-    counted (:mod:`vision.squeeze`), never surely. A full line read as five
-    stays unsure."""
+    (:func:`_layer_shifts`). Where that finds no layer, or one on every
+    junction, or no clear one, the line may be six to eight squeezed into
+    the length of five: its rims are counted (:mod:`vision.squeeze`), never
+    surely. A full line read as five stays unsure."""
     sure = np.zeros((2, 12), np.float32)
     misfit = np.zeros((2, 12, JUNCTIONS), np.bool_)
     rows, cols = np.nonzero(np.abs(counts) >= LINE)
