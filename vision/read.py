@@ -147,8 +147,8 @@ class ReadConfig:
     #: board: its upper layer lies over the line's rims and shadows.
     pile_known: float = 0.5
     #: A junction of a full line that lies farther than this many checker
-    #: spreads from both a face and two rims (wherever the shift search
-    #: puts it) shows neither checkers nor a pile...
+    #: spreads from both a face and two rims (at the one shift that fits the
+    #: line best as either) shows neither checkers nor a pile...
     junction_misfit_spreads: float = 3.2
     #: ... and this many such junctions side by side make the frame
     #: occluded: a hand or a sleeve read as a line of checkers.
@@ -452,7 +452,9 @@ def _read_piles(
         # that counts otherwise than the common shift, neither count is sure
         s_face, s_rim = _layer_shifts(d_faces, d_junctions)
         extra, certainty = _layer(d_faces[s_face], d_junctions[s_rim], spread, config=config)
-        if _layer(d_faces[common], d_junctions[common], spread, config=config)[0] != extra:
+        if (s_face, s_rim) != (common, common) and (
+            _layer(d_faces[common], d_junctions[common], spread, config=config)[0] != extra
+        ):
             certainty = min(certainty, config.full_stack_confidence)
         # the line may be a squeezed pile, its checkers over each other:
         # likely where no checker lies on the line, one on every junction,
