@@ -75,12 +75,15 @@ class ReadConfig:
 
     #: A slot (and so a point) is confident when its class probability reaches this.
     confident: float = 0.9
-    #: A slot farther than this many spreads from every class fits nothing calibrated.
+    #: A slot farther than this many spreads from every class (each in its
+    #: own spread, uncapped: see ``checker_spread_cap``) fits nothing calibrated.
     unexplained_spreads: float = 4.0
     #: This many unexplained slots side by side (or joined by slots that fit
     #: loosely, see ``loose_fit_spreads``) make the frame occluded.
     occluded_slots: int = 2
-    #: A slot read as a checker counts as one only within this many spreads of a checker's look.
+    #: A slot read as a checker counts as one only within this many spreads
+    #: of a checker's look (to tell them apart; to explain the frame, in
+    #: the checker's own spread).
     checker_fit_spreads: float = 3.0
     #: The slot past a checker is judged by its far half alone (its near
     #: half may lie under that checker's shadow or side) where that half's
@@ -281,15 +284,24 @@ def slot_probabilities(
     features: SlotFeatures, model: ColourModel, *, config: ReadConfig
 ) -> tuple[FloatArray, FloatArray]:
     """(2, 12, S, 3) probabilities of empty/light/dark per slot, and (2, 12, S)
-    the distance to the nearest template in spreads (how well anything
-    learned explains the slot)."""
-    prob, z = slot_z_scores(features, model, config=config)
-    return prob, np.asarray(z.min(axis=-1), np.float32)
+    how well anything learned explains each slot (see :func:`slot_z_scores`)."""
+    prob, _, explained = slot_z_scores(features, model, config=config)
+    return prob, explained
 
 
-def slot_z_scores(features: SlotFeatures, model: ColourModel, *, config: ReadConfig) -> tuple[FloatArray, FloatArray]:
+def slot_z_scores(
+    features: SlotFeatures, model: ColourModel, *, config: ReadConfig
+) -> tuple[FloatArray, FloatArray, FloatArray]:
     """(2, 12, S, 3) probabilities and distances in spreads of every slot
-    from the empty look and from a light and a dark checker."""
+    from the empty look and from a light and a dark checker, and (2, 12, S)
+    how well anything learned explains each slot: the distance to the
+    nearest look in that look's own spread.
+
+    The checkers' spreads are capped at ``config.checker_spread_cap`` times
+    the empty look's for telling the classes apart (an empty point of a
+    checker's colour must not pass for one), not for judging whether a slot
+    is something else: on a board whose checkers vary much (ringed faces,
+    glare, a tilted view), a checker is no stranger than its kind."""
     model = model.resized(features.patches.shape[2])
     bg = model.background_spread
     cap = config.checker_spread_cap * bg
@@ -315,7 +327,9 @@ def slot_z_scores(features: SlotFeatures, model: ColourModel, *, config: ReadCon
     z = np.asarray(distances / spread, np.float32)
     z[..., 1:] = np.maximum(z[..., 1:], alike[..., None])
     prob, _ = _probabilities(z, np.ones(3, np.float32))
-    return prob, z
+    own = np.asarray(distances[..., 1:] / model.spread[1:], np.float32)
+    explained = np.minimum(z[..., EMPTY], np.maximum(own, alike[..., None]).min(axis=-1))
+    return prob, z, np.asarray(explained, np.float32)
 
 
 def _read_points(
@@ -607,17 +621,18 @@ def _read_bar(features: SlotFeatures, model: ColourModel, on_points: dict[int, i
     return _Bar(totals[LIGHT], totals[DARK], sure, centres, beyond)
 
 
-def unexplained_slots(prob: FloatArray, nearest: FloatArray, *, config: ReadConfig) -> npt.NDArray[np.bool_]:
+def unexplained_slots(prob: FloatArray, explained: FloatArray, *, config: ReadConfig) -> npt.NDArray[np.bool_]:
     """(2, 12, S) the slots that nothing learned explains: farther than
-    ``config.unexplained_spreads`` from every look (``nearest``), given the
-    slots' probabilities ``prob`` (2, 12, S, 3). The slot just past a
+    ``config.unexplained_spreads`` from every look (``explained``, see
+    :func:`slot_z_scores`), given the slots' probabilities ``prob``
+    (2, 12, S, 3). The slot just past a
     checker shows its side and shadow, and past the fifth the checkers pile
     as they will: neither counts. Past a slot that is no checker either
     (a sleeve lying along the point), the next one does."""
-    judged = np.ones(nearest.shape, np.bool_)
+    judged = np.ones(explained.shape, np.bool_)
     judged[:, :, 1:] = prob[:, :, :-1, LIGHT] + prob[:, :, :-1, DARK] < 0.5
     judged[:, :, LINE:] = False
-    return judged & (nearest > config.unexplained_spreads)
+    return judged & (explained > config.unexplained_spreads)
 
 
 def read_rectified(
@@ -656,9 +671,9 @@ def read_rectified(
     features = measure(rectified, geometry)
     if model is None:
         model = learn_from_image(features)
-    prob, slot_z = slot_z_scores(features, model, config=config)
+    prob, slot_z, explained = slot_z_scores(features, model, config=config)
     nearest = np.asarray(slot_z.min(axis=-1), np.float32)
-    strange = unexplained_slots(prob, nearest, config=config)
+    strange = unexplained_slots(prob, explained, config=config)
     # with the frame before (a fixed camera), only what changed since can be
     # something reaching in: the rest was there when that frame was read
     new = None
@@ -694,7 +709,7 @@ def read_rectified(
     if refusal is None and calibrated:
         refusal = _check_too_many(on_points, bar, config=config)
     if refusal is None and empty is not None:
-        checkers = (prob[..., EMPTY] < 0.5) & (nearest < config.checker_fit_spreads)
+        checkers = (prob[..., EMPTY] < 0.5) & (explained < config.checker_fit_spreads)
         colours = np.where(prob[..., LIGHT] >= prob[..., DARK], LIGHT, DARK).astype(np.int8)
         piles = (np.abs(counts) > LINE) & (pile_confidence >= config.pile_known)
         refusal, unsure = _check_covered(

@@ -237,13 +237,39 @@ def test_only_the_slot_past_what_fits_a_checker_is_judged_by_its_far_half(
     patches[row, col, 1] = (1 - checker_share) * model.background[row, col, 1] + checker_share * dark[row, col, 1]
     patches[row, col, 1, : PATCH // 2] = dark[row, col, 1, : PATCH // 2]
     shown = replace(features, patches=patches)
-    _, z = slot_z_scores(shown, model, config=calibration.read)
-    _, whole = slot_z_scores(shown, model, config=replace(calibration.read, far_half_margin=0.0))  # never excused
+    _, z, _ = slot_z_scores(shown, model, config=calibration.read)
+    _, whole, _ = slot_z_scores(shown, model, config=replace(calibration.read, far_half_margin=0.0))  # never excused
     assert (z[row, col, 0, DARK] < calibration.read.checker_fit_spreads) == (tint == 0.0)
     if excused:
         assert z[row, col, 1, EMPTY] < 1.0 < whole[row, col, 1, EMPTY]  # empty: its far half is
     else:
         assert z[row, col, 1, EMPTY] == whole[row, col, 1, EMPTY]
+
+
+@pytest.mark.parametrize(("varies", "explained"), [(1.0, False), (3.0, True)])
+def test_a_checker_is_unexplained_only_farther_from_its_look_than_its_kind_varies(
+    varies: float, explained: bool
+) -> None:
+    """A checker's spread is capped to tell it from an empty point of its
+    colour, not to judge whether a slot is something else: on a board whose
+    checkers vary much, one as far from their look as they vary is a checker."""
+    board = plain_board("tournament")
+    calibration = calibrated(board)
+    features = measure(rectify(board.shoot(START, 3).image, calibration.geometry), calibration.geometry)
+    model = calibration.colours.resized(features.patches.shape[2])
+    light, _ = model.checker_templates(features.on_board(features.slot_xy))
+    row, col = 1, 6  # a light checker at the edge at the start
+    assert calibration.start_layout.bottom[col] > 0
+    cap = calibration.read.checker_spread_cap * float(model.background_spread[row, col, 0])
+    patches = features.patches.copy()
+    patches[row, col, 0] = light[row, col, 0]
+    patches[row, col, 0, ..., 1] += 6 * cap  # six caps from the light look
+    shown = replace(features, patches=patches)
+    spread = np.array([model.spread[EMPTY], varies * cap, model.spread[DARK]], np.float32)
+    _, z, fit = slot_z_scores(shown, replace(model, spread=spread), config=calibration.read)
+    assert z[row, col, 0].min() > calibration.read.unexplained_spreads  # nearer to nothing as told apart
+    assert (fit[row, col, 0] <= calibration.read.unexplained_spreads) == explained
+    assert fit[row, col, 0] == pytest.approx(6 / varies, rel=0.01)
 
 
 def test_piles_laid_on_the_line_are_counted() -> None:
