@@ -106,9 +106,10 @@ def care_mask(
     """(h', w') where the frame should look like the empty board: everywhere
     but around the slots (2, 12, S) that look like checkers and the bar
     probes (B,) a checker was found centred on (with their rims and
-    shadows), and past the line of a pile
-    (``counts`` (2, 12) from the reading). Whatever stands on a slot and does
-    not look like a checker stays in: a hand is not a checker."""
+    shadows), half a checker past the last of every shorter line (its side
+    shows there to a camera looking from the board's middle), and past the
+    line of a pile (``counts`` (2, 12) from the reading). Whatever stands on
+    a slot and does not look like a checker stays in: a hand is not a checker."""
     care = np.ones(features.thumbnail.shape[:2], np.bool_)
     # the frame's and the bar's edges cast shadows that move with the light
     # and a little with every frame: leave a third of a checker along them
@@ -124,6 +125,11 @@ def care_mask(
     for row, col in zip(*np.nonzero(np.abs(counts) >= LINE)):
         for k in range(LINE - 1, slots):
             _blank(care, features.slot_xy[row, col, k], half)
+    # a camera looking at a line from the board's middle sees the side of
+    # its last checker past it
+    for row, col in zip(*np.nonzero((np.abs(counts) > 0) & (np.abs(counts) < min(LINE, slots))), strict=True):
+        last = int(abs(counts[row, col])) - 1
+        _blank(care, (features.slot_xy[row, col, last] + features.slot_xy[row, col, last + 1]) / 2, half)
     for centre in features.bar_xy[bar_checkers]:
         _blank(care, centre, half)
     return care

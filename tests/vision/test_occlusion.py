@@ -8,7 +8,7 @@ from tests.vision.vision_boards import START, calibrated, plain_board
 from vision.colours import EMPTY, layout_states
 from vision.features import measure
 from vision.geometry import rectify
-from vision.occlusion import borrowed_area, empty_board
+from vision.occlusion import borrowed_area, care_mask, empty_board
 
 
 def test_the_empty_board_borrows_only_where_checkers_stood() -> None:
@@ -27,3 +27,21 @@ def test_the_empty_board_borrows_only_where_checkers_stood() -> None:
     ys = np.rint(features.slot_xy[..., 1]).astype(int)
     assert area[ys[occupied], xs[occupied]].all()
     assert not area[ys[~occupied.any(axis=-1)][:, 0], xs[~occupied.any(axis=-1)][:, 0]].any()
+
+
+def test_the_side_of_a_lines_last_checker_is_not_judged_past_it() -> None:
+    """A camera looking at a line of checkers from the board's middle sees
+    the side of its last checker half a checker past it: the frame is not
+    compared with the empty board there, but it is a slot further on."""
+    board = plain_board("tournament")
+    geometry = calibrated(board).geometry
+    features = measure(rectify(board.shoot(START, 1000).image, geometry), geometry)
+    counts = np.zeros((2, 12), np.int64)
+    counts[0, 3] = 2
+    checkers = np.zeros(features.slot_xy.shape[:3], np.bool_)
+    checkers[0, 3, :2] = True
+    care = care_mask(features, checkers, counts, np.zeros(len(features.bar_xy), np.bool_))
+    last, beyond, further = features.slot_xy[0, 3, 1], features.slot_xy[0, 3, 2], features.slot_xy[0, 3, 3]
+    side = last + 0.9 * (beyond - last)
+    assert not care[int(round(float(side[1]))), int(round(float(side[0])))]
+    assert care[int(round(float(further[1]))), int(round(float(further[0])))]
