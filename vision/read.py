@@ -625,10 +625,10 @@ def unexplained_slots(prob: FloatArray, explained: FloatArray, *, config: ReadCo
     """(2, 12, S) the slots that nothing learned explains: farther than
     ``config.unexplained_spreads`` from every look (``explained``, see
     :func:`slot_z_scores`), given the slots' probabilities ``prob``
-    (2, 12, S, 3). The slot just past a
-    checker shows its side and shadow, and past the fifth the checkers pile
-    as they will: neither counts. Past a slot that is no checker either
-    (a sleeve lying along the point), the next one does."""
+    (2, 12, S, 3). The slot just past a checker shows its side and shadow,
+    and past the fifth the checkers pile as they will: neither counts. Past
+    a slot that is no checker either (a sleeve lying along the point), the
+    next one does."""
     judged = np.ones(explained.shape, np.bool_)
     judged[:, :, 1:] = prob[:, :, :-1, LIGHT] + prob[:, :, :-1, DARK] < 0.5
     judged[:, :, LINE:] = False
