@@ -327,9 +327,8 @@ def slot_z_scores(
     z = np.asarray(distances / spread, np.float32)
     z[..., 1:] = np.maximum(z[..., 1:], alike[..., None])
     prob, _ = _probabilities(z, np.ones(3, np.float32))
-    own = np.asarray(distances[..., 1:] / model.spread[1:], np.float32)
-    explained = np.minimum(z[..., EMPTY], np.maximum(own, alike[..., None]).min(axis=-1))
-    return prob, z, np.asarray(explained, np.float32)
+    own = np.maximum(distances[..., 1:] / model.spread[1:], alike[..., None]).min(axis=-1)
+    return prob, z, np.minimum(z[..., EMPTY], own).astype(np.float32)
 
 
 def _read_points(
