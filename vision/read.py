@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -88,8 +88,12 @@ class ReadConfig:
     #: The slot past a checker is judged by its far half alone (its near
     #: half may lie under that checker's shadow or side) where that half's
     #: distance to the empty look is below this share of its distance to a
-    #: checker's.
+    #: checker's...
     far_half_margin: float = 0.4
+    #: ... and where the share is below this one too, it may be empty or a
+    #: checker, and its point is not read surely (the wide base of a point of
+    #: a checker's colour, past that checker; a dark checker on dark felt).
+    far_half_doubt: float = 0.6
     #: A checker's look may stray at most this many times as far as the slot's
     #: empty look: checkers vary more over the board (their sides show in
     #: perspective), and an empty point of the checkers' colour must not pass
@@ -285,17 +289,28 @@ def slot_probabilities(
 ) -> tuple[FloatArray, FloatArray]:
     """(2, 12, S, 3) probabilities of empty/light/dark per slot, and (2, 12, S)
     how well anything learned explains each slot (see :func:`slot_z_scores`)."""
-    prob, _, explained = slot_z_scores(features, model, config=config)
-    return prob, explained
+    scores = slot_z_scores(features, model, config=config)
+    return scores.prob, scores.explained
 
 
-def slot_z_scores(
-    features: SlotFeatures, model: ColourModel, *, config: ReadConfig
-) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """(2, 12, S, 3) probabilities and distances in spreads of every slot
-    from the empty look and from a light and a dark checker, and (2, 12, S)
-    how well anything learned explains each slot: the distance to the
-    nearest look in that look's own spread.
+class SlotScores(NamedTuple):
+    """What :func:`slot_z_scores` finds of every slot."""
+
+    prob: FloatArray
+    """(2, 12, S, 3) probabilities of empty, light and dark."""
+    z: FloatArray
+    """(2, 12, S, 3) distances from the empty look and a light and a dark checker's, in spreads."""
+    explained: FloatArray
+    """(2, 12, S) the distance to the nearest look, in that look's own spread."""
+    doubtful: BoolArray
+    """(2, 12, S) past a checker, and its far half neither clearly empty nor clearly not (``far_half_doubt``)."""
+
+
+def slot_z_scores(features: SlotFeatures, model: ColourModel, *, config: ReadConfig) -> SlotScores:
+    """The probabilities and distances in spreads of every slot from the
+    empty look and from a light and a dark checker, how well anything
+    learned explains each slot, and which slots past a checker are in
+    doubt (:class:`SlotScores`).
 
     The checkers' spreads are capped at ``config.checker_spread_cap`` times
     the empty look's for telling the classes apart (an empty point of a
@@ -319,8 +334,11 @@ def slot_z_scores(
     past = np.zeros(patches.shape[:3], np.bool_)
     past[:, :, 1:] = (fit[:, :, :-1] < first[:, :, :-1, EMPTY]) & (fit[:, :, :-1] < config.checker_fit_spreads)
     far = slot_distances(features, model, weights=FAR_HALF, where=past)
-    empty = far[:, EMPTY] < config.far_half_margin * np.minimum(far[:, LIGHT], far[:, DARK])
+    share = far[:, EMPTY] / np.maximum(np.minimum(far[:, LIGHT], far[:, DARK]), 1e-6)
+    empty = share < config.far_half_margin
     distances[past, EMPTY] = np.where(empty, np.minimum(distances[past, EMPTY], far[:, EMPTY]), distances[past, EMPTY])
+    doubtful = np.zeros(patches.shape[:3], np.bool_)
+    doubtful[past] = ~empty & (share < config.far_half_doubt)
     # a checker past the first of a line must also look like the one before it
     alike = np.zeros(patches.shape[:3], np.float32)
     alike[:, :, 1:] = template_distance(patches[:, :, 1:], patches[:, :, :-1]) / model.self_spread
@@ -328,7 +346,7 @@ def slot_z_scores(
     z[..., 1:] = np.maximum(z[..., 1:], alike[..., None])
     prob, _ = _probabilities(z, np.ones(3, np.float32))
     own = np.maximum(distances[..., 1:] / model.spread[1:], alike[..., None]).min(axis=-1)
-    return prob, z, np.minimum(z[..., EMPTY], own).astype(np.float32)
+    return SlotScores(prob, z, np.minimum(z[..., EMPTY], own).astype(np.float32), doubtful)
 
 
 def _read_points(
@@ -670,7 +688,7 @@ def read_rectified(
     features = measure(rectified, geometry)
     if model is None:
         model = learn_from_image(features)
-    prob, slot_z, explained = slot_z_scores(features, model, config=config)
+    prob, slot_z, explained, doubtful = slot_z_scores(features, model, config=config)
     nearest = np.asarray(slot_z.min(axis=-1), np.float32)
     strange = unexplained_slots(prob, explained, config=config)
     # with the frame before (a fixed camera), only what changed since can be
@@ -700,8 +718,10 @@ def read_rectified(
             misfit, counts, occluded_slots=config.misfit_junctions, what="something that is no line or pile of checkers"
         )
     # points not read surely: a slot within the line's reach fits loosely,
-    # is washed out by glare, or (below) lies under a misread checker's worth
+    # is in doubt past a checker, is washed out by glare, or (below) lies
+    # under a misread checker's worth
     loose = nearest[:, :, :LINE].max(axis=-1) > config.loose_fit_spreads
+    loose |= doubtful[:, :, :LINE].any(axis=-1)
     loose |= _washed_out(features, model, config=config)[:, :, :LINE].any(axis=-1)
     on_points = {LIGHT: int(counts[counts > 0].sum()), DARK: int(-counts[counts < 0].sum())}
     bar = _read_bar(features, model, on_points, config=config)

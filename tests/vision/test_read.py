@@ -31,6 +31,7 @@ from vision.read import (
     _read_points,
     _washed_out,
     geometry_from_corners,
+    point_name,
     read_board,
     read_with_corners,
     slot_z_scores,
@@ -212,15 +213,16 @@ def test_a_lone_checkers_shadow_over_the_next_slot_is_no_second_checker(azimuth:
 
 
 @pytest.mark.parametrize(
-    ("tint", "checker_share", "excused"),
+    ("tint", "checker_share", "excused", "doubtful"),
     [
-        (0.0, 0.0, True),  # a checker's shadow over the near half, the far half empty
-        (40.0, 0.0, False),  # past a sleeve only nearer a dark checker than the empty slot
-        (0.0, 0.5, False),  # the far half only somewhat nearer the empty look than a checker's
+        (0.0, 0.0, True, False),  # a checker's shadow over the near half, the far half empty
+        (40.0, 0.0, False, False),  # past a sleeve only nearer a dark checker than the empty slot
+        (0.0, 0.47, False, True),  # the far half nearer the empty look, not clearly (a point of the checker's colour)
+        (0.0, 0.55, False, False),  # the far half only somewhat nearer the empty look than a checker's
     ],
 )
 def test_only_the_slot_past_what_fits_a_checker_is_judged_by_its_far_half(
-    tint: float, checker_share: float, excused: bool
+    tint: float, checker_share: float, excused: bool, doubtful: bool
 ) -> None:
     # slot 0 of an empty point made a dark checker (tinted: a sleeve), slot
     # 1 that checker's shadow over the near half and over the far half the
@@ -237,13 +239,15 @@ def test_only_the_slot_past_what_fits_a_checker_is_judged_by_its_far_half(
     patches[row, col, 1] = (1 - checker_share) * model.background[row, col, 1] + checker_share * dark[row, col, 1]
     patches[row, col, 1, : PATCH // 2] = dark[row, col, 1, : PATCH // 2]
     shown = replace(features, patches=patches)
-    _, z, _ = slot_z_scores(shown, model, config=calibration.read)
-    _, whole, _ = slot_z_scores(shown, model, config=replace(calibration.read, far_half_margin=0.0))  # never excused
-    assert (z[row, col, 0, DARK] < calibration.read.checker_fit_spreads) == (tint == 0.0)
+    scores = slot_z_scores(shown, model, config=calibration.read)
+    whole = slot_z_scores(shown, model, config=replace(calibration.read, far_half_margin=0.0))  # never excused
+    assert (scores.z[row, col, 0, DARK] < calibration.read.checker_fit_spreads) == (tint == 0.0)
     if excused:
-        assert z[row, col, 1, EMPTY] < 1.0 < whole[row, col, 1, EMPTY]  # empty: its far half is
+        assert scores.z[row, col, 1, EMPTY] < 1.0 < whole.z[row, col, 1, EMPTY]  # empty: its far half is
     else:
-        assert z[row, col, 1, EMPTY] == whole[row, col, 1, EMPTY]
+        assert scores.z[row, col, 1, EMPTY] == whole.z[row, col, 1, EMPTY]
+    assert scores.doubtful[row, col, 1] == doubtful
+    assert not scores.doubtful[row, col, 0] and not scores.doubtful[row, col, 2:].any()
 
 
 @pytest.mark.parametrize(("varies", "explained"), [(1.0, False), (3.0, True)])
@@ -266,7 +270,7 @@ def test_a_checker_is_unexplained_only_farther_from_its_look_than_its_kind_varie
     patches[row, col, 0, ..., 1] += 6 * cap  # six caps from the light look
     shown = replace(features, patches=patches)
     spread = np.array([model.spread[EMPTY], varies * cap, model.spread[DARK]], np.float32)
-    _, z, fit = slot_z_scores(shown, replace(model, spread=spread), config=calibration.read)
+    _, z, fit, _ = slot_z_scores(shown, replace(model, spread=spread), config=calibration.read)
     assert z[row, col, 0].min() > calibration.read.unexplained_spreads  # nearer to nothing as told apart
     assert (fit[row, col, 0] <= calibration.read.unexplained_spreads) == explained
     assert fit[row, col, 0] == pytest.approx(6 / varies, rel=0.01)
@@ -359,6 +363,31 @@ def test_refuses_a_board_that_moved(wood: tuple[object, object, np.ndarray]) -> 
 def test_clean_frame_is_not_refused(wood: tuple[object, object, np.ndarray]) -> None:
     _, calibration, image = wood
     assert read_board(image, calibration).refusal is None  # type: ignore[arg-type]
+
+
+def test_a_slot_in_doubt_past_a_checker_leaves_its_point_unsure(
+    wood: tuple[object, object, np.ndarray], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, calibration, image = wood
+    sure = read_board(image, calibration)  # type: ignore[arg-type]
+    short = (sure.counts != 0) & (np.abs(sure.counts) < 4) & (sure.confidence >= calibration.read.confident)  # type: ignore[attr-defined]
+    row, col = (int(i[0]) for i in np.nonzero(short))
+    run = abs(int(sure.counts[row, col]))
+    real = slot_z_scores
+
+    def in_doubt(*args: object, **kwargs: object) -> object:
+        scores = real(*args, **kwargs)  # type: ignore[arg-type]
+        scores.doubtful[row, col, run] = True  # the slot past the line
+        return scores
+
+    monkeypatch.setattr("vision.read.slot_z_scores", in_doubt)
+    doubted = read_board(image, calibration)  # type: ignore[arg-type]
+    assert doubted.counts[row, col] == sure.counts[row, col]  # the count stands...
+    assert doubted.confidence[row, col] <= calibration.read.loose_confidence  # type: ignore[attr-defined]
+    assert point_name(row, col) in doubted.uncertain  # ... unsure
+    others = np.ones((2, 12), np.bool_)
+    others[row, col] = False
+    assert (doubted.confidence[others] == sure.confidence[others]).all()
 
 
 @pytest.mark.parametrize(("occlusion", "seed"), [("hand", 51), ("arm", 52), ("cup", 53), ("hand", 54), ("arm", 55)])
