@@ -135,12 +135,13 @@ def care_mask(
     return care
 
 
-def line_area(features: SlotFeatures, points: BoolArray) -> BoolArray:
-    """(h', w') covered by every slot of the ``points`` (2, 12)."""
+def line_area(features: SlotFeatures, points: BoolArray, *, margin: int = 0) -> BoolArray:
+    """(h', w') covered by every slot of the ``points`` (2, 12), and
+    ``margin`` px around them."""
     outside = np.ones(features.thumbnail.shape[:2], np.bool_)
     for row, col in zip(*np.nonzero(points), strict=True):
         for centre in features.slot_xy[row, col]:
-            _blank(outside, centre, _HALF + 1)
+            _blank(outside, centre, _HALF + 1 + margin)
     return ~outside
 
 

@@ -150,7 +150,8 @@ class ReadConfig:
     pile_unsure: float = 0.3
     #: ... and by this margin where a layer is found.
     squeeze_clear: float = 0.5
-    #: A pile counted at least this surely is not compared with the empty
+    #: A pile counted, or whose upper layer is seen, at least this surely
+    #: (a full layer: more may lie past it) is not compared with the empty
     #: board: its upper layer lies over the line's rims and shadows.
     pile_known: float = 0.5
     #: A junction of a full line that lies farther than this many checker
@@ -436,12 +437,12 @@ def _read_piles(
     config: ReadConfig,
     rectified: Image,
     geometry: BoardGeometry,
-) -> tuple[FloatArray, BoolArray]:
+) -> tuple[FloatArray, BoolArray, BoolArray]:
     """Count the checkers piled on full lines (updates ``counts`` and
     ``confidence`` (2, 12) in place) and return how sure each pile count is,
-    and the junctions (2, 12, JUNCTIONS) that look like neither a face nor
-    two rims (``config.junction_misfit_spreads``): what lies there is no
-    checker.
+    the junctions (2, 12, JUNCTIONS) that look like neither a face nor two
+    rims (``config.junction_misfit_spreads``): what lies there is no
+    checker; and the lines (2, 12) surely piled (``config.pile_known``).
 
     Past five, checkers are laid on the line where two of the first layer
     touch: at each junction along the line, a checker's face (the learned
@@ -453,18 +454,19 @@ def _read_piles(
     (:data:`vision.features.PILE_SHIFTS`): the junctions are looked at where
     the shifts that explain them best as faces and as rims put them
     (:func:`_layer_shifts`). Where that finds no layer, or one on every
-    junction, or no clear one, the line may be six to eight squeezed into
+    junction, or no clear one, the line may be six to ten squeezed into
     the length of five: its rims are counted (:mod:`vision.squeeze`), never
     surely. A full line read as five stays unsure."""
     sure = np.zeros((2, 12), np.float32)
     misfit = np.zeros((2, 12, JUNCTIONS), np.bool_)
+    piled = np.zeros((2, 12), np.bool_)
     rows, cols = np.nonzero(np.abs(counts) >= LINE)
     if len(rows) == 0 or features.junction_xy is None or features.edges is None:
-        return sure, misfit
+        return sure, misfit, piled
     xy = features.on_board(features.junction_xy)
     junction = model.junction_templates(xy)
     if junction is None:
-        return sure, misfit
+        return sure, misfit, piled
     light, dark = model.checker_templates(xy)
     all_moved = features.moved_junctions(rows, cols)
     for row, col, moved in zip(rows, cols, all_moved, strict=True):
@@ -492,6 +494,7 @@ def _read_piles(
         # or no clear layer; and wherever its rims say so clearly
         squeezed, margin = count_squeezed(rim_profile(rectified, geometry, int(row), int(col)), geometry.pitch_px)
         unclear = extra in (0, d_faces.shape[1]) or certainty < config.pile_unsure
+        piled[row, col] = extra > 0 and certainty >= config.pile_known
         if squeezed > LINE and margin >= (config.squeeze_margin if unclear else config.squeeze_clear):
             extra, certainty = squeezed - LINE, min(margin, config.full_stack_confidence)
         elif unclear:
@@ -502,9 +505,10 @@ def _read_piles(
                 certainty = min(certainty, config.full_stack_confidence)
         counts[row, col] += extra if is_light else -extra
         sure[row, col] = certainty
+        piled[row, col] |= extra > 0 and certainty >= config.pile_known
         if certainty >= config.confident:
             confidence[row, col] = confidence[row, col] / config.full_stack_confidence
-    return sure, misfit
+    return sure, misfit, piled
 
 
 def _layer(d_face: FloatArray, d_junction: FloatArray, spread: float, *, config: ReadConfig) -> tuple[int, float]:
@@ -710,7 +714,7 @@ def read_rectified(
         refusal = check_occlusion(
             detached, counts, occluded_slots=config.detached_slots, what="something that is no line of checkers"
         )
-    pile_confidence, misfit = _read_piles(
+    pile_confidence, misfit, piled = _read_piles(
         features, model, counts, confidence, config=config, rectified=rectified, geometry=geometry
     )
     if refusal is None:
@@ -730,7 +734,7 @@ def read_rectified(
     if refusal is None and empty is not None:
         checkers = (prob[..., EMPTY] < 0.5) & (explained < config.checker_fit_spreads)
         colours = np.where(prob[..., LIGHT] >= prob[..., DARK], LIGHT, DARK).astype(np.int8)
-        piles = (np.abs(counts) > LINE) & (pile_confidence >= config.pile_known)
+        piles = (np.abs(counts) > LINE) & piled
         refusal, unsure = _check_covered(
             features, model, checkers, colours, counts, piles, bar.centres, empty, patched, new, refusal_config
         )
@@ -791,8 +795,9 @@ def _check_covered(
     and the points (2, 12) it leaves unsure: where all that departs fits in
     one checker's room, it is a checker misread (in glare, leaning on the
     next point), not a hand, and only the points it touches are unsure.
-    The lines of the ``piles`` (2, 12) counted surely are not judged: their
-    upper layer lies over the line as no pasted checker does. Where ``new``
+    The lines of the ``piles`` (2, 12) surely piled are not judged, nor a
+    little past their sides: their upper layer lies over the line as no
+    pasted checker does. Where ``new``
     (h', w') marks what changed since the frame before, only that can be a
     hand: what departs but did not change was there then, when that frame
     passed this check (light, a checker misread in one of the two), and
@@ -809,7 +814,10 @@ def _check_covered(
     )
     guessed = discs if patched is None else discs | borrowed_area(features, patched)
     residual = np.where(guessed, config.occlusion_checker_residual, config.occlusion_residual).astype(np.float32)
-    strange = unexplained(features.thumbnail, expected, (care | discs) & ~line_area(features, piles), residual=residual)
+    # a pile's upper layer stands higher: the camera sees it, and its
+    # shadow, a little to the side of the line
+    judged = (care | discs) & ~line_area(features, piles, margin=PATCH // 2)
+    strange = unexplained(features.thumbnail, expected, judged, residual=residual)
     area, region = largest_blob(strange)
     least = config.occlusion_area * float(PATCH * PATCH)
     if area < least:

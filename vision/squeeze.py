@@ -5,7 +5,7 @@ Along the point, every checker's near rim shows as a line across it, so the
 picture changes at evenly spaced places: one diameter apart in a line of
 five touching checkers, four diameters shared among the gaps of a squeezed
 pile (0.8 of a diameter for six, two thirds for seven, four sevenths for
-eight). Each count is tried as such a comb of rims, slid along the point to
+eight, down to four ninths for ten). Each count is tried as such a comb of rims, slid along the point to
 fit best; the count whose comb stands out most from the places between its
 teeth wins, and the margin over the next says how sure that is.
 """
@@ -19,8 +19,9 @@ import numpy.typing as npt
 from vision.features import to_lab
 from vision.geometry import BoardGeometry, Image, slot_centres
 
-#: The counts tried: a plain line of five, and six to eight squeezed.
-COUNTS = (5, 6, 7, 8)
+#: The counts tried: a plain line of five, and six to ten squeezed (past
+#: ten, the rims lie closer than a blurred photo tells apart).
+COUNTS = tuple(range(5, 11))
 
 
 def rim_profile(rectified: Image, geometry: BoardGeometry, row: int, col: int) -> npt.NDArray[np.float32]:

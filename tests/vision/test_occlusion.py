@@ -6,9 +6,9 @@ import numpy as np
 
 from tests.vision.vision_boards import START, calibrated, plain_board
 from vision.colours import EMPTY, layout_states
-from vision.features import measure
+from vision.features import PATCH, measure
 from vision.geometry import rectify
-from vision.occlusion import borrowed_area, care_mask, empty_board
+from vision.occlusion import borrowed_area, care_mask, empty_board, line_area
 
 
 def test_the_empty_board_borrows_only_where_checkers_stood() -> None:
@@ -45,3 +45,21 @@ def test_the_side_of_a_lines_last_checker_is_not_judged_past_it() -> None:
     side = last + 0.9 * (beyond - last)
     assert not care[int(round(float(side[1]))), int(round(float(side[0])))]
     assert care[int(round(float(further[1]))), int(round(float(further[0])))]
+
+
+def test_a_piles_area_reaches_past_its_line_by_the_margin_asked() -> None:
+    """A pile's upper layer stands higher than its line: the camera sees
+    it, and its shadow, a little to the side, and the covered check leaves
+    that out too."""
+    board = plain_board("wood")
+    geometry = calibrated(board).geometry
+    features = measure(rectify(board.shoot(START, 1000).image, geometry), geometry)
+    points = np.zeros((2, 12), np.bool_)
+    points[1, 6] = True
+    tight, wide = line_area(features, points), line_area(features, points, margin=PATCH // 2)
+    x, y = (int(round(float(v))) for v in features.slot_xy[1, 6, 2])
+    inside = np.flatnonzero(tight[y])
+    assert inside.min() < x < inside.max()
+    assert wide[y, inside.min() - PATCH // 2] and wide[y, inside.max() + PATCH // 2]  # a margin on either side...
+    assert not wide[y, inside.min() - PATCH // 2 - 1] and not wide[y, inside.max() + PATCH // 2 + 1]  # ... no more
+    assert tight.sum() < wide.sum() and not (tight & ~wide).any()

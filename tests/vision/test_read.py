@@ -27,6 +27,7 @@ from vision.read import (
     ReadConfig,
     Reading,
     _Bar,
+    _check_covered,
     _check_too_many,
     _read_points,
     _washed_out,
@@ -317,6 +318,51 @@ def test_squeezed_piles_are_counted_unsure(style: str) -> None:
     assert {"top 7", "bottom 1", "bottom 5", "bottom 7"} <= set(reading.uncertain)
 
 
+def test_nine_or_ten_squeezed_are_counted_not_taken_for_a_hand() -> None:
+    """Nine or ten checkers squeezed into the length of five lie half over
+    each other: between two rims of the line's first five lies neither a
+    face nor two rims, but more rims, half a diameter apart. Counted by
+    them (most: a squeezed pile may also look like one laid in layers),
+    never surely."""
+    truth = Layout(top=(2, 0, 0, 0, -3, 0, 10, 0, 0, 0, 0, 0), bottom=(-9, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, -3))
+    right = 0
+    for style in ("wood", "felt-green", "red-blue"):
+        board = replace(plain_board(), style=replace(find_style(style), pile="squeeze"))  # type: ignore[arg-type]
+        reading = read_board(board.shoot(truth, 6).image, calibrated(board))
+        assert reading.refusal is None
+        right += int(reading.counts[0, 6] == 10) + int(reading.counts[1, 0] == -9)
+        assert {"top 7", "bottom 1"} <= set(reading.uncertain)
+    assert right >= 5
+
+
+def test_a_full_second_layer_seen_surely_is_not_compared_with_the_empty_board(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A face on every junction of a line: nine at least, more may lie
+    further on, so the count is unsure; that a layer lies there is not, and
+    the covered check leaves the pile out (its upper layer lies over the
+    line as no pasted checker does)."""
+    board = plain_board("wood")
+    calibration = calibrated(board)
+    truth = Layout(top=(2, 0, 0, 0, -3, 0, -9, 0, 0, 0, 0, -3), bottom=(0, 0, 0, 0, 4, 0, 9, 0, 0, 0, 0, 0))
+    monkeypatch.setattr("vision.read._layer", lambda *args, **kwargs: (4, 0.9))  # a face on every junction, clearly
+    monkeypatch.setattr("vision.read.count_squeezed", lambda *args: (5, 0.0))
+    judged: list[np.ndarray] = []
+    real = _check_covered
+
+    def spy(*args: object) -> object:
+        judged.append(np.array(args[5]))  # the piles left out
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr("vision.read._check_covered", spy)
+    reading = read_board(board.shoot(truth, 6).image, calibration)
+    assert (reading.counts[0, 6], reading.counts[1, 6]) == (-9, 9)
+    assert reading.pile_confidence is not None
+    assert (reading.pile_confidence[[0, 1], [6, 6]] < calibration.read.pile_known).all()  # the count is unsure...
+    assert {"top 7", "bottom 7"} <= set(reading.uncertain)
+    assert judged and judged[0][0, 6] and judged[0][1, 6] and judged[0].sum() == 2  # ... the pile is not
+
+
 def test_detect_without_calibration_learns_the_colours_from_the_photo() -> None:
     board = plain_board("tournament")
     position, mover = game_position(31, 14)
@@ -401,12 +447,19 @@ def test_refuses_a_hand_an_arm_or_a_cup_over_the_board(occlusion: str, seed: int
     assert reading.to_json()["refused"] == "hand_over_board"
 
 
-def test_a_cup_read_as_a_line_of_checkers_is_refused_by_its_junctions() -> None:
+@pytest.mark.parametrize("rims", [None, (7, 0.9)])
+def test_a_cup_read_as_a_line_of_checkers_is_refused_by_its_junctions(
+    rims: tuple[int, float] | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A black cup over the dark checkers of top 5 fits a dark checker's
     look slot by slot, and passes for a line of five (as a sleeve or a hand
     over a line can): between two checkers of a line lie two rims, or the
     face of one piled on them, and over the cup the junctions show neither.
-    The cup's round outline is not looked for here."""
+    So too where what crosses the point reads as the rims of a squeezed
+    pile (a hand's fingers can). The cup's round outline is not looked for
+    here."""
+    if rims is not None:
+        monkeypatch.setattr("vision.read.count_squeezed", lambda *args: rims)
     board = random_board(311, "dark-felt")
     calibration = calibrated(board)
     position, mover = game_position(311, 10)
