@@ -494,6 +494,8 @@ def _read_piles(
         # or no clear layer; and wherever its rims say so clearly
         squeezed, margin = count_squeezed(rim_profile(rectified, geometry, int(row), int(col)), geometry.pitch_px)
         unclear = extra in (0, d_faces.shape[1]) or certainty < config.pile_unsure
+        # a layer seen surely is a pile, however unsure its count turns out
+        # below (a full layer: more may lie past it)...
         piled[row, col] = extra > 0 and certainty >= config.pile_known
         if squeezed > LINE and margin >= (config.squeeze_margin if unclear else config.squeeze_clear):
             extra, certainty = squeezed - LINE, min(margin, config.full_stack_confidence)
@@ -505,7 +507,7 @@ def _read_piles(
                 certainty = min(certainty, config.full_stack_confidence)
         counts[row, col] += extra if is_light else -extra
         sure[row, col] = certainty
-        piled[row, col] |= extra > 0 and certainty >= config.pile_known
+        piled[row, col] |= extra > 0 and certainty >= config.pile_known  # ... and so is one counted surely
         if certainty >= config.confident:
             confidence[row, col] = confidence[row, col] / config.full_stack_confidence
     return sure, misfit, piled
