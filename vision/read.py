@@ -799,11 +799,11 @@ def _check_covered(
     next point), not a hand, and only the points it touches are unsure.
     The lines of the ``piles`` (2, 12) surely piled are not judged, nor a
     little past their sides: their upper layer lies over the line as no
-    pasted checker does. Where ``new``
-    (h', w') marks what changed since the frame before, only that can be a
-    hand: what departs but did not change was there then, when that frame
-    passed this check (light, a checker misread in one of the two), and
-    leaves the points it touches unsure."""
+    pasted checker does. Where ``new`` (h', w') marks what changed since
+    the frame before, only that can be a hand: what departs but did not
+    change was there then, when that frame passed this check (light, a
+    checker misread in one of the two), and leaves the points it touches
+    unsure."""
     unsure = np.zeros((2, 12), np.bool_)
     if empty.shape != features.thumbnail.shape:
         return None, unsure

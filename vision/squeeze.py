@@ -5,9 +5,10 @@ Along the point, every checker's near rim shows as a line across it, so the
 picture changes at evenly spaced places: one diameter apart in a line of
 five touching checkers, four diameters shared among the gaps of a squeezed
 pile (0.8 of a diameter for six, two thirds for seven, four sevenths for
-eight, down to four ninths for ten). Each count is tried as such a comb of rims, slid along the point to
-fit best; the count whose comb stands out most from the places between its
-teeth wins, and the margin over the next says how sure that is.
+eight, down to four ninths for ten). Each count is tried as such a comb of
+rims, slid along the point to fit best; the count whose comb stands out
+most from the places between its teeth wins, and the margin over the next
+says how sure that is.
 """
 
 from __future__ import annotations
