@@ -389,7 +389,8 @@ def _with_empty_board(calibration: Calibration, image: Image, start: Image) -> C
         )
     # the slots the starting position's checkers covered, or shaded (the
     # slot past a line), take the empty photo's look; the others keep that
-    # of the starting position, with its neighbours' shadows as they fall
+    # of the starting position, with its neighbours' checkers seen over them
+    # and their shadows as they fall, and have the empty photo's look too
     features = measure(rectified, geometry)
     occupied = calibration.covered_at_start
     hidden = occupied.copy()
@@ -398,6 +399,7 @@ def _with_empty_board(calibration: Calibration, image: Image, start: Image) -> C
     colours = replace(
         model,
         background=np.where(hidden[..., None, None, None], features.patches, model.background).astype(np.float32),
+        bare=features.patches.astype(np.float32),
         background_spread=np.where(hidden, model.background_spread.min(), model.background_spread).astype(np.float32),
     )
     thumbnail = calibration.empty_board

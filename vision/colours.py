@@ -126,7 +126,12 @@ class ColourModel:
     a dark checker from their templates; ``self_spread``: the typical
     distance between two neighbouring checkers of one line (checkers on one
     point look alike; a shadow or a triangle's tip after the last one does not);
-    ``junction_light``/``junction_dark``: (2, 2, T, T, 4) where two checkers
+    ``bare``: (2, 12, S, T, T, 4) every slot's look on a photo of the empty
+    board, or None without one: ``background`` shows the points the
+    starting position left empty as it showed them, and a camera from the
+    side sees the checkers of the next point over them, their shadows fall
+    on them; an empty slot may look either way, as its neighbours come and
+    go; ``junction_light``/``junction_dark``: (2, 2, T, T, 4) where two checkers
     of a line touch, without a checker on top, on each of the two point
     colours (:func:`point_kind`; the point shows between the rims), next to
     the board's edge and further on (the first junction looks unlike the
@@ -145,6 +150,7 @@ class ColourModel:
     self_spread: float = 2 * MIN_SPREAD
     junction_light: FloatArray | None = None
     junction_dark: FloatArray | None = None
+    bare: FloatArray | None = None
 
     @property
     def light_lab(self) -> FloatArray:
@@ -187,6 +193,7 @@ class ColourModel:
             "self_spread": round(self.self_spread, 3),
             "junction_light": None if self.junction_light is None else np.round(self.junction_light, 1).tolist(),
             "junction_dark": None if self.junction_dark is None else np.round(self.junction_dark, 1).tolist(),
+            "bare": None if self.bare is None else np.round(self.bare, 1).tolist(),
         }
 
     @classmethod
@@ -205,6 +212,7 @@ class ColourModel:
                 self_spread=float(data["self_spread"]),
                 junction_light=_junction_look(data.get("junction_light")),
                 junction_dark=_junction_look(data.get("junction_dark")),
+                bare=None if data.get("bare") is None else np.asarray(data["bare"], np.float32),
             )
         except (KeyError, TypeError, ValueError) as exc:
             if isinstance(exc, CalibrationError):
@@ -218,6 +226,7 @@ class ColourModel:
             or model.spread.shape != (3,)
             or model.background_spread.shape != shape[:3]
             or model.light_field.shape != (6,)
+            or (model.bare is not None and model.bare.shape != shape)
         ):
             raise CalibrationError(
                 f"colour model background of shape {shape!r}: expected (2, 12, S, {PATCH}, {PATCH}, {CHANNELS})"
@@ -237,7 +246,10 @@ class ColourModel:
             return self
         index = np.minimum(np.arange(slots), have - 1)
         return replace(
-            self, background=self.background[:, :, index], background_spread=self.background_spread[:, :, index]
+            self,
+            background=self.background[:, :, index],
+            background_spread=self.background_spread[:, :, index],
+            bare=None if self.bare is None else self.bare[:, :, index],
         )
 
 
@@ -294,7 +306,7 @@ def borrowed(model: ColourModel, features: SlotFeatures, empty: npt.NDArray[np.b
                     d = template_distance(patches[row, others, k], patches[row, col, k])
                     background[row, col, k] = patches[row, others[int(np.argmin(d))], k]
     spread = np.full(model.background_spread.shape, float(model.background_spread.max()), np.float32)
-    return replace(model, background=background, background_spread=spread)
+    return replace(model, background=background, background_spread=spread, bare=None)
 
 
 def _fill_background(patches: FloatArray, empty: npt.NDArray[np.bool_]) -> tuple[FloatArray, FloatArray]:

@@ -271,13 +271,19 @@ def slot_distances(
     ``where`` (2, 12, S) is true only, if given."""
     model = model.resized(features.patches.shape[2])
     light, dark = model.checker_templates(features.on_board(features.slot_xy))
-    looks = [features.patches, model.background, light, dark]
+    bare = model.background if model.bare is None else model.bare
+    looks = [features.patches, model.background, bare, light, dark]
     if where is not None:
         looks = [look[where] for look in looks]
-    patches, background, light, dark = looks
+    patches, background, bare, light, dark = looks
     return np.stack(
         [
-            template_distance(patches, background, weights=weights),
+            # an empty slot looks as the starting position showed it (with its
+            # neighbours' checkers seen over it) or as the empty board does
+            np.minimum(
+                template_distance(patches, background, weights=weights),
+                template_distance(patches, bare, weights=weights),
+            ),
             template_distance(patches, light, max_gain=CHECKER_GAIN, weights=weights),
             template_distance(patches, dark, max_gain=CHECKER_GAIN, weights=weights),
         ],

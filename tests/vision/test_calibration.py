@@ -9,12 +9,13 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.vision.vision_boards import START, calibrated, plain_board, random_board
+from tests.vision.vision_boards import START, Board, calibrated, plain_board, random_board
 from vision.calibration import Calibration, calibrate
 from vision.errors import CalibrationError, MarkerError
 from vision.layout import Layout
 from vision.markers import MARKER_IDS, find_marker_corners, marker_sheet
 from vision.read import read_board
+from vision.render import CameraPose, Effects, Lighting
 from vision.render_style import STYLES
 
 
@@ -79,6 +80,30 @@ def test_a_photo_of_the_empty_board_shows_the_corner_points_as_they_are(tmp_path
     data = json.loads(path.read_text())
     del data["empty_seen"]  # a file from before the empty photo: every covered point borrowed
     assert Calibration.from_json(data).borrowed.sum() == alone.borrowed.sum()
+
+
+def test_a_point_the_starting_position_left_empty_reads_empty_with_or_without_its_neighbours(
+    tmp_path: Path,
+) -> None:
+    # a camera from the side and a low lamp: at the start, the 13-point's
+    # checkers are seen over the point next to them, and cast their shadow
+    # on it; when they have left, that point looks as the empty board shows
+    # it, and took a phantom checker, read with the start's look alone
+    board = Board(
+        "dark-felt",
+        CameraPose(rotation_deg=10, tilt_deg=28, tilt_azimuth_deg=312, distance=2.55, fill=0.87),
+        Lighting(light_azimuth_deg=152, light_elevation_deg=36, shadow=0.56),
+        Effects.none(),
+        7,
+    )
+    start = board.shoot(START, 1000)
+    calibration = calibrate(start.image, start.corners, empty=board.shoot(EMPTY, 999).image)
+    gone = Layout(top=(0, 0, 0, 0, -3, 0, 0, 0, -2, -3, 0, 2), bottom=(-5, 0, 0, 0, 3, 0, 5, 2, 3, 0, 0, -2))
+    path = tmp_path / "board.json"
+    calibration.save(path)  # both looks are kept in the file
+    loaded = Calibration.load(path)
+    for layout, seed in ((gone, 2001), (START, 2002)):
+        assert read_board(board.shoot(layout, seed).image, loaded).layout() == layout
 
 
 def test_a_checker_left_on_the_empty_board_is_named() -> None:
