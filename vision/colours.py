@@ -46,6 +46,11 @@ MIN_SPREAD = 4.0
 MAX_GAIN = 1.35
 #: ... for checkers, whose change of light over the board is modelled.
 CHECKER_GAIN = 1.25
+#: The least share of the light field a checker's lightness is taken to
+#: follow (see :func:`_response`): a white checker under a lamp may hardly
+#: grow lighter where checkers stood at calibration, but the field is only
+#: known there.
+MIN_RESPONSE = 0.3
 #: Checker kinds closer than this in lightness (Lab L, 8-bit scale) are "equally bright":
 #: the caller names them.
 SAME_BRIGHTNESS = 25.0
@@ -120,7 +125,10 @@ class ColourModel:
     borrowed from a neighbour); ``light``/``dark``: (T, T, 4) a checker of
     each colour under the board's mean light, and ``light_field`` (6,) the
     quadratic log-gain of the light over the board (a window on one side, a
-    lamp) that :meth:`checker_templates` applies; ``bar``: (B, T, T, 4) the
+    lamp) that :meth:`checker_templates` applies, to each colour's lightness
+    by its share ``light_response`` (light, dark) in 0..1 (a camera
+    compresses its highlights: a white checker under a lamp grows lighter
+    less than a black one); ``bar``: (B, T, T, 4) the
     empty bar at each probe (:func:`vision.geometry.bar_slot_centres`);
     ``spread``: (3,) the typical distance of an empty bar probe, a light and
     a dark checker from their templates; ``self_spread``: the typical
@@ -151,6 +159,7 @@ class ColourModel:
     junction_light: FloatArray | None = None
     junction_dark: FloatArray | None = None
     bare: FloatArray | None = None
+    light_response: tuple[float, float] = (1.0, 1.0)
 
     @property
     def light_lab(self) -> FloatArray:
@@ -168,7 +177,8 @@ class ColourModel:
         """Light and dark templates (..., T, T, 4) as they look at normalised
         board coordinates ``xy`` (..., 2)."""
         gain = self.gain_at(xy)
-        return _shade(self.light, gain), _shade(self.dark, gain)
+        light, dark = self.light_response
+        return _shade(self.light, gain**light), _shade(self.dark, gain**dark)
 
     def junction_templates(self, xy: FloatArray) -> tuple[FloatArray, FloatArray] | None:
         """Light and dark junction templates (2, 12, J, T, T, 4) at the
@@ -176,9 +186,12 @@ class ColourModel:
         if self.junction_light is None or self.junction_dark is None:
             return None
         gain = self.gain_at(xy)
+        light, dark = self.light_response
         kind = point_kind()[:, :, None]
         place = np.minimum(np.arange(xy.shape[2]), 1)[None, None, :]
-        return _shade(self.junction_light[kind, place], gain), _shade(self.junction_dark[kind, place], gain)
+        return _shade(self.junction_light[kind, place], gain**light), _shade(
+            self.junction_dark[kind, place], gain**dark
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -190,6 +203,7 @@ class ColourModel:
             "bar": np.round(self.bar, 1).tolist(),
             "spread": np.round(self.spread, 3).tolist(),
             "light_field": np.round(self.light_field, 5).tolist(),
+            "light_response": [round(float(r), 4) for r in self.light_response],
             "self_spread": round(self.self_spread, 3),
             "junction_light": None if self.junction_light is None else np.round(self.junction_light, 1).tolist(),
             "junction_dark": None if self.junction_dark is None else np.round(self.junction_dark, 1).tolist(),
@@ -209,6 +223,7 @@ class ColourModel:
                 bar=np.asarray(data["bar"], np.float32),
                 spread=np.asarray(data["spread"], np.float32),
                 light_field=np.asarray(data["light_field"], np.float32),
+                light_response=_light_response(data.get("light_response", (1.0, 1.0))),
                 self_spread=float(data["self_spread"]),
                 junction_light=_junction_look(data.get("junction_light")),
                 junction_dark=_junction_look(data.get("junction_dark")),
@@ -258,6 +273,14 @@ def point_kind() -> npt.NDArray[np.int64]:
     differ, and facing points (top and bottom of one column) differ too."""
     rows, cols = np.mgrid[0:2, 0:12]
     return np.asarray((rows + cols) % 2, np.int64)
+
+
+def _light_response(saved: Any) -> tuple[float, float]:
+    """A saved light response: the light and the dark checkers' shares, in 0..1."""
+    light, dark = (float(r) for r in saved)
+    if not (0.0 <= light <= 1.0 and 0.0 <= dark <= 1.0):
+        raise ValueError(f"light response {saved!r}: expected two shares in 0..1")
+    return light, dark
 
 
 def _junction_look(saved: Any) -> FloatArray | None:
@@ -349,14 +372,31 @@ def _gains(samples: FloatArray, template: FloatArray) -> FloatArray:
     return np.asarray(np.clip(gain, 0.4, 2.5), np.float32)
 
 
-def _fit_light(samples: list[FloatArray], positions: list[FloatArray]) -> tuple[list[FloatArray], FloatArray]:
+def _response(field: FloatArray, positions: FloatArray, log_gains: FloatArray) -> float:
+    """How much of the light ``field``'s log-gain at ``positions`` (n, 2) the
+    log-gains (n,) of one kind of checker there follow, in
+    [``MIN_RESPONSE``, 1]: 1 where the field says too little to tell."""
+    predicted = _basis(positions) @ field
+    predicted = predicted - predicted.mean()
+    observed = log_gains - log_gains.mean()
+    power = float(predicted @ predicted)
+    if power <= 1e-4 * len(log_gains):
+        return 1.0
+    return float(np.clip(float(predicted @ observed) / power, MIN_RESPONSE, 1.0))
+
+
+def _fit_light(
+    samples: list[FloatArray], positions: list[FloatArray]
+) -> tuple[list[FloatArray], FloatArray, FloatArray]:
     """Fit the light field to checkers of known kinds: each kind's samples
     (n, T, T, 4) at normalised positions (n, 2). Returns the kinds' templates
-    under the mean light and the field's coefficients (6,)."""
+    under the mean light, the field's coefficients (6,) and each kind's
+    response to it (K,) (see :func:`_response`)."""
     templates = [np.median(s, axis=0).astype(np.float32) for s in samples]
     field = np.zeros(6, np.float32)
+    response = np.ones(len(samples), np.float32)
     if sum(len(s) for s in samples) < 10:
-        return templates, field
+        return templates, field, response
     for _ in range(2):
         logs = np.concatenate([np.log(_gains(s, t)) for s, t in zip(samples, templates)])
         basis = np.concatenate([_basis(p) for p in positions])
@@ -366,14 +406,20 @@ def _fit_light(samples: list[FloatArray], positions: list[FloatArray]) -> tuple[
             residual = np.abs(basis @ field - logs)
             keep = residual <= max(float(np.percentile(residual, 85)), 0.02)
         field[0] -= float(np.mean(basis @ field))  # the mean light stays in the templates
+        # a camera compresses its highlights: under a lamp a white checker
+        # grows lighter less than a black one does, or hardly at all
+        response = np.array(
+            [_response(field, p, np.log(_gains(s, t))) for s, t, p in zip(samples, templates, positions, strict=True)],
+            np.float32,
+        )
         templates = []
-        for s, p in zip(samples, positions):
-            gain = np.exp(_basis(p) @ field).astype(np.float32)
+        for s, p, r in zip(samples, positions, response, strict=True):
+            gain = np.exp(r * (_basis(p) @ field)).astype(np.float32)
             flat = np.array(s, np.float32)
             flat[..., 0] *= gain[:, None, None]
             flat[..., 3] *= gain[:, None, None]
             templates.append(np.median(flat, axis=0).astype(np.float32))
-    return templates, field
+    return templates, field, response
 
 
 def _name_by_brightness(first: FloatArray, second: FloatArray, *, first_is_light: bool | None) -> bool:
@@ -404,9 +450,10 @@ def learn_from_layout(
     pos, neg = features.patches[states == LIGHT], features.patches[states == DARK]
     if len(pos) == 0 or len(neg) == 0:
         raise CalibrationError(f"layout {layout!r}: needs checkers of both colours to learn them")
-    (pos_t, neg_t), field = _fit_light([pos, neg], [xy[states == LIGHT], xy[states == DARK]])
+    (pos_t, neg_t), field, (pos_r, neg_r) = _fit_light([pos, neg], [xy[states == LIGHT], xy[states == DARK]])
     pos_light = _name_by_brightness(pos_t, neg_t, first_is_light=positive_is_light)
     light, dark = (pos_t, neg_t) if pos_light else (neg_t, pos_t)
+    response = (float(pos_r), float(neg_r)) if pos_light else (float(neg_r), float(pos_r))
     empty = states == EMPTY
     background, loo = _fill_background(features.patches, empty)
     empty_s = max(MIN_SPREAD, float(np.percentile(loo, 80)) if len(loo) else MIN_SPREAD)
@@ -422,6 +469,7 @@ def learn_from_layout(
         bar=np.array(features.bar, np.float32),  # the bar is empty at the start
         spread=np.array([max(MIN_SPREAD, 0.5 * empty_s), MIN_SPREAD, MIN_SPREAD], np.float32),
         light_field=field,
+        light_response=response,
     )
     light_samples, dark_samples = (pos, neg) if pos_light else (neg, pos)
     light_xy, dark_xy = (
@@ -446,24 +494,24 @@ def learn_from_layout(
         reach = min(LINE - 1, junctions.shape[2])
         learned: list[FloatArray | None] = []
 
-        def junction_look(lines: npt.NDArray[np.bool_], places: slice) -> FloatArray:
+        def junction_look(lines: npt.NDArray[np.bool_], places: slice, response: float) -> FloatArray:
             """The median junction at ``places`` of the ``lines`` (2, 12), under the board's mean light."""
             rows, cols = np.nonzero(lines)
             where = jxy[rows, cols, places].reshape(-1, 2)
             flat = np.array(junctions[rows, cols, places].reshape(-1, PATCH, PATCH, CHANNELS), np.float32)
-            gain = np.exp(_basis(where) @ field).astype(np.float32)
+            gain = np.exp(response * (_basis(where) @ field)).astype(np.float32)
             flat[..., 0] *= gain[:, None, None]
             flat[..., 3] *= gain[:, None, None]
             return np.asarray(np.median(flat, axis=0), np.float32)
 
-        for sign in (1, -1):
+        for sign, r in ((1, float(pos_r)), (-1, float(neg_r))):
             per_kind: list[FloatArray] = []
             for kind in (0, 1):
                 of_kind = point_kind() == kind
                 if not (counts * sign >= LINE)[of_kind].any():
                     break
-                first = junction_look((counts * sign >= 2) & of_kind, slice(0, 1))
-                rest = junction_look((counts * sign >= LINE) & of_kind, slice(1, reach))
+                first = junction_look((counts * sign >= 2) & of_kind, slice(0, 1), r)
+                rest = junction_look((counts * sign >= LINE) & of_kind, slice(1, reach), r)
                 per_kind.append(np.stack([first, rest]))
             learned.append(np.stack(per_kind) if len(per_kind) == 2 else None)
         junction_light, junction_dark = (learned[0], learned[1]) if pos_light else (learned[1], learned[0])

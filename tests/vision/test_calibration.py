@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -11,7 +12,9 @@ import pytest
 
 from tests.vision.vision_boards import START, Board, calibrated, plain_board, random_board
 from vision.calibration import Calibration, calibrate
+from vision.colours import ColourModel, _basis, _fit_light
 from vision.errors import CalibrationError, MarkerError
+from vision.features import CHANNELS, PATCH
 from vision.layout import Layout
 from vision.markers import MARKER_IDS, find_marker_corners, marker_sheet
 from vision.read import read_board
@@ -29,6 +32,67 @@ def test_calibrate_learns_every_style_and_names_light_by_brightness(style: str) 
     # each learned colour is nearer its own checker than the other one
     assert np.linalg.norm(light - swatch[0]) < np.linalg.norm(light - swatch[1])
     assert np.linalg.norm(dark - swatch[1]) < np.linalg.norm(dark - swatch[0])
+
+
+def _checkers(lightness: float, gain: np.ndarray) -> np.ndarray:
+    """Checkers (n, T, T, 4) of one ``lightness`` seen under ``gain`` (n,)."""
+    face = np.zeros((len(gain), PATCH, PATCH, CHANNELS), np.float32)
+    face[..., 0] = lightness * gain[:, None, None]
+    face[..., 1:3] = 128.0
+    face[..., 3] = 4.0 * gain[:, None, None]
+    return face
+
+
+def test_a_white_checker_follows_a_lamp_less_than_a_black_one() -> None:
+    # a camera compresses its highlights: under a lamp on one side the
+    # black checkers there look much lighter, the white ones hardly so
+    xy = np.random.default_rng(3).uniform(0.0, 1.0, (40, 2)).astype(np.float32)
+    lamp = np.exp(0.6 * xy[:, 0] - 0.3 * xy[:, 1] ** 2).astype(np.float32)
+    dark = _checkers(50.0, lamp)
+    (white_look, _), field, response = _fit_light([_checkers(200.0, lamp**0.15), dark], [xy, xy])
+    assert response[1] == 1.0 and 0.0 < response[0] <= 0.4
+    # the white template shaded by its share of the field shows the white
+    # checkers as seen far better than shaded by all of it
+    log_gain = _basis(xy) @ field
+    seen = 200.0 * lamp**0.15
+    by_share = np.abs(float(white_look[4, 4, 0]) / np.exp(response[0] * log_gain) - seen).mean()
+    by_all = np.abs(float(white_look[4, 4, 0]) / np.exp(log_gain) - seen).mean()
+    assert by_share < 0.5 * by_all
+    # where both follow the light alike, both follow it wholly
+    _, _, alike = _fit_light([_checkers(200.0, lamp), dark], [xy, xy])
+    assert alike.min() > 0.9
+
+
+@pytest.mark.parametrize("style", ["tournament", "felt-green"])
+def test_white_checkers_under_a_lamps_glare_are_read(style: str) -> None:
+    # the glare of a lamp over the top left: the black checkers there looked
+    # far lighter at calibration, the white ones hardly so; shaded by the
+    # black ones' light, a white checker there looked like nothing learned
+    # and single white checkers on the top row's white points were missed
+    board = Board(
+        style,
+        CameraPose(rotation_deg=3.8, tilt_deg=4.5, tilt_azimuth_deg=136, distance=1.15, fill=0.78),
+        Lighting(gain=0.79, glare=(0.45, 0.26, 0.09, 0.32)),
+        Effects.none(),
+        7,
+    )
+    start = board.shoot(START, 1000)
+    calibration = calibrate(start.image, start.corners, empty=board.shoot(EMPTY, 999).image)
+    light, dark = calibration.colours.light_response
+    assert light < 0.5 and dark == 1.0
+    layout = Layout(top=(0, 1, 0, 0, -1, 1, -5, 1, 0, 1, 1, 0), bottom=(-5, -1, -1, -1, 3, 0, 5, -1, 0, 1, 1, 0))
+    assert read_board(board.shoot(layout, 2001).image, calibration).layout() == layout
+
+
+def test_the_light_response_is_saved_and_checked(tmp_path: Path) -> None:
+    model = replace(calibrated(plain_board("wood")).colours, light_response=(0.4, 1.0))
+    data = json.loads(json.dumps(model.to_json()))
+    assert ColourModel.from_json(data).light_response == (0.4, 1.0)
+    del data["light_response"]  # a file from before: both follow the light wholly
+    assert ColourModel.from_json(data).light_response == (1.0, 1.0)
+    data["light_response"] = [1.5, 1.0]
+    with pytest.raises(CalibrationError, match="light response"):
+        ColourModel.from_json(data)
 
 
 def test_calibrate_names_the_points_set_up_wrong() -> None:
