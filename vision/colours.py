@@ -135,11 +135,11 @@ class ColourModel:
     distance between two neighbouring checkers of one line (checkers on one
     point look alike; a shadow or a triangle's tip after the last one does not);
     ``bare``: (2, 12, S, T, T, 4) every slot's look on a photo of the empty
-    board, or None without one: ``background`` shows the points the
-    starting position left empty as it showed them, and a camera from the
-    side sees the checkers of the next point over them, their shadows fall
-    on them; an empty slot may look either way, as its neighbours come and
-    go; ``junction_light``/``junction_dark``: (2, 2, T, T, 4) where two checkers
+    board, or None without one (``background`` shows a point the starting
+    position left empty as that photo showed it, where a camera from the
+    side sees the next point's checkers over it and their shadows fall on
+    it; an empty slot may look either way as its neighbours come and go);
+    ``junction_light``/``junction_dark``: (2, 2, T, T, 4) where two checkers
     of a line touch, without a checker on top, on each of the two point
     colours (:func:`point_kind`; the point shows between the rims), next to
     the board's edge and further on (the first junction looks unlike the
