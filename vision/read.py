@@ -271,19 +271,18 @@ def slot_distances(
     ``where`` (2, 12, S) is true only, if given."""
     model = model.resized(features.patches.shape[2])
     light, dark = model.checker_templates(features.on_board(features.slot_xy))
-    bare = model.background if model.bare is None else model.bare
-    looks = [features.patches, model.background, bare, light, dark]
+    looks = [features.patches, model.background, light, dark, *([] if model.bare is None else [model.bare])]
     if where is not None:
         looks = [look[where] for look in looks]
-    patches, background, bare, light, dark = looks
+    patches, background, light, dark, *bare = looks
+    empty = template_distance(patches, background, weights=weights)
+    if bare:
+        # an empty slot looks as the starting position showed it (with its
+        # neighbours' checkers seen over it) or as the empty board does
+        empty = np.minimum(empty, template_distance(patches, bare[0], weights=weights))
     return np.stack(
         [
-            # an empty slot looks as the starting position showed it (with its
-            # neighbours' checkers seen over it) or as the empty board does
-            np.minimum(
-                template_distance(patches, background, weights=weights),
-                template_distance(patches, bare, weights=weights),
-            ),
+            empty,
             template_distance(patches, light, max_gain=CHECKER_GAIN, weights=weights),
             template_distance(patches, dark, max_gain=CHECKER_GAIN, weights=weights),
         ],
