@@ -162,20 +162,31 @@ def rectified_size(corners: npt.ArrayLike, *, width_px: int = DEFAULT_WIDTH_PX) 
     return width_px, int(round(width_px * min(max(aspect, 0.4), 2.5)))
 
 
-def _ideal(corners: FloatArray, lens: Lens | None) -> FloatArray:
-    """Raw image corners -> undistorted (ideal pinhole) pixel coordinates."""
+def ideal_points(points: FloatArray, lens: Lens | None) -> FloatArray:
+    """Raw image points (n, 2) -> undistorted (ideal pinhole) pixel coordinates."""
     if lens is None:
-        return corners
+        return points
     pts = cv2.undistortPoints(
-        corners.reshape(-1, 1, 2).astype(np.float64), lens.matrix(), lens.coeffs(), P=lens.matrix()
+        points.reshape(-1, 1, 2).astype(np.float64), lens.matrix(), lens.coeffs(), P=lens.matrix()
     )
     return np.asarray(pts, np.float32).reshape(-1, 2)
+
+
+def raw_points(points: FloatArray, lens: Lens | None) -> FloatArray:
+    """Ideal pinhole pixel coordinates (..., 2) -> where the lens shows them in the raw image."""
+    if lens is None:
+        return points
+    k = lens.matrix()
+    normal = (points.reshape(-1, 2) - k[:2, 2]) / np.diag(k)[:2]
+    objects = np.concatenate([normal, np.ones((len(normal), 1))], axis=1).astype(np.float64)
+    raw, _ = cv2.projectPoints(objects, np.zeros(3), np.zeros(3), k, lens.coeffs())
+    return np.asarray(raw, np.float32).reshape(points.shape)
 
 
 def _pieces(geometry: BoardGeometry) -> list[tuple[FloatArray, FloatArray, tuple[int, int]]]:
     """(ideal image quad (4,2), rectified quad (4,2), x range) for each planar piece."""
     width, height = geometry.size
-    corners = _ideal(np.asarray(geometry.corners, np.float32), geometry.lens)
+    corners = ideal_points(np.asarray(geometry.corners, np.float32), geometry.lens)
     if len(corners) == 4:
         dst = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)
         return [(corners, dst, (0, width))]
@@ -198,7 +209,7 @@ def homography(geometry: BoardGeometry) -> npt.NDArray[np.float64]:
 
 def _flat(geometry: BoardGeometry) -> tuple[FloatArray, FloatArray, tuple[int, int]]:
     width, height = geometry.size
-    outer = _ideal(_outline(np.asarray(geometry.corners, np.float32)), geometry.lens)
+    outer = ideal_points(_outline(np.asarray(geometry.corners, np.float32)), geometry.lens)
     return outer, np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32), (0, width)
 
 
@@ -213,14 +224,13 @@ def _maps(geometry: BoardGeometry) -> tuple[npt.NDArray[np.int16], npt.NDArray[n
         inverse = cv2.getPerspectiveTransform(rect_quad, image_quad)
         grid = np.stack([xs[:, x0:x1], ys[:, x0:x1]], axis=-1).reshape(-1, 1, 2)
         src[:, x0:x1] = cv2.perspectiveTransform(grid, inverse).reshape(height, x1 - x0, 2)
-    if geometry.lens is not None:
-        k = geometry.lens.matrix()
-        normal = (src.reshape(-1, 2) - k[:2, 2]) / np.diag(k)[:2]
-        objects = np.concatenate([normal, np.ones((len(normal), 1))], axis=1).astype(np.float64)
-        raw, _ = cv2.projectPoints(objects, np.zeros(3), np.zeros(3), k, geometry.lens.coeffs())
-        src = raw.reshape(height, width, 2).astype(np.float32)
-    src -= 0.5
-    map1, map2 = cv2.convertMaps(src, None, cv2.CV_16SC2)  # type: ignore[call-overload]
+    return remap_tables(raw_points(src, geometry.lens))
+
+
+def remap_tables(src: FloatArray) -> tuple[npt.NDArray[np.int16], npt.NDArray[np.uint16]]:
+    """Fixed-point ``cv2.remap`` tables from (h, w, 2) raw image pixel
+    coordinates of each output pixel's centre."""
+    map1, map2 = cv2.convertMaps(src - 0.5, None, cv2.CV_16SC2)  # type: ignore[call-overload]
     return np.asarray(map1, np.int16), np.asarray(map2, np.uint16)
 
 
@@ -243,13 +253,7 @@ def to_image(geometry: BoardGeometry, points: npt.ArrayLike) -> FloatArray:
     pts = np.asarray(points, np.float32).reshape(-1, 1, 2)
     inverse = np.linalg.inv(homography(geometry))
     ideal = cv2.perspectiveTransform(pts, inverse).reshape(-1, 2)
-    if geometry.lens is None:
-        return np.asarray(ideal, np.float32)
-    k = geometry.lens.matrix()
-    normal = (ideal - k[:2, 2]) / np.diag(k)[:2]
-    objects = np.concatenate([normal, np.ones((len(normal), 1))], axis=1).astype(np.float64)
-    raw, _ = cv2.projectPoints(objects, np.zeros(3), np.zeros(3), k, geometry.lens.coeffs())
-    return np.asarray(raw, np.float32).reshape(-1, 2)
+    return raw_points(np.asarray(ideal, np.float32), geometry.lens)
 
 
 def find_bar(
