@@ -138,13 +138,13 @@ def make_board(np_rng: np.random.Generator, *, empty_photo: bool = False) -> Boa
         ).image
     try:
         try:
-            calibration = calibrate(shot.image, shot.corners, lens=lens_for(effects), empty=empty)
+            calibration = calibrate(shot.image, shot.corners, lens=lens_for(effects), empty=empty, tray=shot.tray)
         except CalibrationError as exc:
             if empty is None or exc.reason == "not_start_position":
                 raise
             # a user would take the empty photo again; the bench goes on
             # without it, so that both ways read the same boards
-            calibration = calibrate(shot.image, shot.corners, lens=lens_for(effects))
+            calibration = calibrate(shot.image, shot.corners, lens=lens_for(effects), tray=shot.tray)
             print(f"  empty photo refused ({style.name}): {exc.reason}: {str(exc)[:160]}", file=sys.stderr)
     except CalibrationError as exc:
         print(f"  calibration failed ({style.name}): {exc.reason}: {str(exc)[:160]}", file=sys.stderr)
@@ -236,6 +236,7 @@ def main(argv: list[str] | None = None) -> int:
     points_right = points_total = boards_right = boards_total = confident_wrong = 0
     bar_right = 0
     refused_clean: Counter[str] = Counter()
+    trays: Counter[str] = Counter()  # the bear-off tray: counted surely or not, right or wrong
     occluded_total = occluded_refused = occluded_refused_since = 0
     judged = identified = legal_called_illegal = judge_refused = 0
     judged_b = identified_b = legal_called_illegal_b = judge_refused_b = 0
@@ -294,6 +295,15 @@ def main(argv: list[str] | None = None) -> int:
                     if a != b and c >= board.calibration.read.confident
                 )
                 bar_ok = (seen.bar_light, seen.bar_dark) == (truth.bar_light, truth.bar_dark)
+                if reading.off is not None:
+                    off = reading.off
+                    for sure, seen_off, true_off in (
+                        (off.light_sure, off.light, truth.off_light),
+                        (off.dark_sure, off.dark, truth.off_dark),
+                    ):
+                        trays[("sure " if sure else "unsure ") + ("right" if seen_off == true_off else "wrong")] += 1
+                        if args.show_errors and sure and seen_off != true_off:
+                            print(f"  {name} photo {photos}: tray off {truth.off_light},{truth.off_dark} read {off}")
                 points_right += right
                 points_total += 24
                 bar_right += bar_ok
@@ -453,6 +463,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  confidently wrong points:   {confident_wrong}")
     print(f"  bar right:                  {pct(bar_right, boards_total - sum(refused_clean.values()))}")
     print(f"  whole boards right:         {pct(boards_right, boards_total)}  (goal 97 %)")
+    print(
+        f"  tray counts read surely:    {pct(trays['sure right'] + trays['sure wrong'], sum(trays.values()))} "
+        f"of {sum(trays.values())} (a colour in a photo with a tray); wrong {trays['sure wrong']}  (goal 0)"
+    )
     print(f"  clean photos refused:       {sum(refused_clean.values())} {dict(refused_clean)}")
     print(
         f"  occluded photos refused:    {pct(occluded_refused, occluded_total)}  (goal 100 %); "

@@ -27,6 +27,7 @@ from vision.layout import Layout
 from vision.occlusion import borrowed_area, decode, empty_board, encode
 from vision.read import ReadConfig, check_frame, point_name, read_rectified, slot_probabilities
 from vision.refusal import RefusalConfig, reference_of
+from vision.trays import Tray, tray_of
 
 log = logging.getLogger(__name__)
 
@@ -71,6 +72,8 @@ class Calibration:
     refusal: RefusalConfig = RefusalConfig()
     image_size: tuple[int, int] = (0, 0)
     version: int = CALIBRATION_VERSION
+    tray: Tray | None = field(default=None, repr=False)
+    """The bear-off tray, where the calibration includes it (:mod:`vision.trays`)."""
 
     @property
     def light_home(self) -> str:
@@ -122,6 +125,7 @@ class Calibration:
             "empty_seen": self.empty_seen,
             "read": asdict(self.read),
             "refusal": asdict(self.refusal),
+            "tray": None if self.tray is None else self.tray.to_json(),
         }
 
     @classmethod
@@ -162,6 +166,7 @@ class Calibration:
                 refusal=_thresholds(RefusalConfig, data.get("refusal") or {}),
                 image_size=(int(data["image_size"][0]), int(data["image_size"][1])),
                 version=int(version),
+                tray=Tray.from_json(data["tray"]) if data.get("tray") else None,
             )
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             if isinstance(exc, CalibrationError):
@@ -256,6 +261,7 @@ def calibrate(
     read: ReadConfig = ReadConfig(),
     refusal: RefusalConfig = RefusalConfig(),
     empty: Image | None = None,
+    tray: npt.ArrayLike | None = None,
 ) -> Calibration:
     """Calibrate from a frame (h, w, 3) BGR uint8 showing the starting
     position (B4) on a clear board. ``corners`` (4, 2) TL, TR, BR, BL in image
@@ -267,9 +273,11 @@ def calibrate(
     frame of the same board and camera with no checker on it, to see the
     empty look of the points the starting position covers (at a corner,
     the frame's shadow falls on them) instead of borrowing it from other
-    points. Raises :class:`CalibrationError` naming the points that are
-    not set up as the starting position, or where the empty board is not
-    empty."""
+    points. ``tray``: the bear-off tray's corners (4, 2) in image px, the
+    first two along one end (:class:`vision.trays.Tray`), to count the
+    checkers borne off. Raises :class:`CalibrationError` naming the points
+    that are not set up as the starting position, or where the empty board
+    is not empty."""
     from vision.markers import find_board_outline, find_marker_corners
 
     if image.ndim != 3 or image.shape[2] != 3:
@@ -349,6 +357,7 @@ def calibrate(
         read=read,
         refusal=refusal,
         image_size=(int(image.shape[1]), int(image.shape[0])),
+        tray=None if tray is None else tray_of(image, tray, geometry),
     )
     if empty is None:
         return calibration

@@ -40,7 +40,13 @@ slot less than a change of state would: a clear, smaller change where the
 slot is read as much the move's state as any other shows the move faintly,
 and faint evidence holds only where no slot the outcome leaves alone
 changed as much and reads otherwise. A slot beside one the move changes
-may change with it (that checker's side and shadow), by less.
+may change with it (that checker's side and shadow), by less. A side has
+15 checkers (B4), on the points, the bar and in the bear-off tray: where
+the calibration includes the tray and it is counted surely as an outcome
+has it, and the bar is read as the outcome has it (or, against the frame
+before, did not change where the outcome leaves it so), the one pile of
+that colour no photo counts holds what the rest of the board does not;
+a move that only bears off from piles shows in the tray.
 """
 
 from __future__ import annotations
@@ -207,12 +213,15 @@ class Changes:
     ``junctions`` (2, 12, J): how much each junction of a line changed (see
     :attr:`SlotFeatures.junctions`), and ``junction_scale`` (2, 12, J, 2):
     how much a light (0) or dark (1) checker laid there or taken away would
-    change it."""
+    change it. ``bar_still``: no probe along the bar changed by a quarter
+    of what a checker laid there would, where that is at least half of
+    :attr:`JudgeConfig.min_change` (no checker entered or left it)."""
 
     distance: FloatArray
     scale: FloatArray
     junctions: FloatArray | None = None
     junction_scale: FloatArray | None = None
+    bar_still: bool = False
 
     def turned(self) -> Changes:
         """The same changes seen from the other side of the board (see :meth:`Reading.turned`)."""
@@ -221,6 +230,7 @@ class Changes:
             scale=self.scale[::-1, ::-1],
             junctions=None if self.junctions is None else self.junctions[::-1, ::-1],
             junction_scale=None if self.junction_scale is None else self.junction_scale[::-1, ::-1],
+            bar_still=self.bar_still,
         )
 
 
@@ -238,7 +248,15 @@ def slot_changes(
         for j in range(3):
             if i != j:
                 scale[..., i, j] = template_distance(templates[i], templates[j])
-    changes = Changes(distance=template_distance(after.patches, before.patches), scale=scale)
+    bar_light, bar_dark = model.checker_templates(before.on_board(before.bar_xy))
+    bar_scale = np.minimum(template_distance(model.bar, bar_light), template_distance(model.bar, bar_dark))
+    # (a checker on the bar changes it less than on a point: the bar is
+    # often as dark as one kind of checker)
+    bar_still = bool(
+        (bar_scale > config.min_change / 2).all()
+        and (template_distance(after.bar, before.bar) < config.unchanged_share * bar_scale).all()
+    )
+    changes = Changes(distance=template_distance(after.patches, before.patches), scale=scale, bar_still=bar_still)
     if before.junctions is None or after.junctions is None or before.junction_xy is None:
         return changes
     xy = before.on_board(before.junction_xy)
@@ -307,6 +325,36 @@ def _pile_disagrees(
         & (scale > config.min_change).all(axis=-1),
         np.bool_,
     )
+
+
+def _counted_by_the_rest(
+    doubted: npt.NDArray[np.bool_],
+    weak: npt.NDArray[np.bool_],
+    counts: npt.NDArray[np.int64],
+    before_counts: npt.NDArray[np.int64],
+    seen_counts: npt.NDArray[np.int64],
+    sure_piles: npt.NDArray[np.bool_],
+    in_tray: dict[int, bool],
+) -> npt.NDArray[np.bool_]:
+    """(2, 12) the piles among ``doubted`` whose count the rest of the board
+    fixes: a side has 15 checkers (B4), on the points, the bar and in the
+    tray; where the bar is read as an outcome (``counts``) has it, and the
+    tray too for a colour (``in_tray``: +1 light, -1 dark), that colour's
+    one doubted pile holds what its other points do not, provided each of
+    those is read as the outcome has it (none ``weak``) and none is a pile
+    not counted surely (``sure_piles``)."""
+    fixed = np.zeros_like(doubted)
+    for sign in (s for s, counted in in_tray.items() if counted):
+        mine = (np.sign(counts) == sign) | (np.sign(before_counts) == sign) | (np.sign(seen_counts) == sign)
+        pile = mine & (np.maximum(np.maximum(np.abs(counts), np.abs(before_counts)), np.abs(seen_counts)) > LINE)
+        others = mine & ~(doubted & mine)
+        if (
+            int((doubted & mine).sum()) == 1
+            and not (others & weak).any()
+            and (~(others & pile) | (sure_piles & (counts == seen_counts))).all()
+        ):
+            fixed |= doubted & mine
+    return fixed
 
 
 def along_lines(prob: FloatArray, *, clearly_empty: float = JudgeConfig.clearly_empty) -> FloatArray:
@@ -386,11 +434,11 @@ def judge_reading(
         shown_before = (before_states <= EMPTY) | (
             np.take_along_axis(prob_before, start[..., None], axis=-1)[..., 0] >= config.support
         )
-    sure_piles = (
-        seen_reading.pile_confidence >= config.sure_point
-        if seen_reading.pile_confidence is not None
-        else np.zeros((2, 12), np.bool_)
+    tray = seen_reading.off
+    pile_confidence = (
+        seen_reading.pile_confidence if seen_reading.pile_confidence is not None else np.zeros((2, 12), np.float32)
     )
+    sure_piles = pile_confidence >= config.sure_point
     as_before = np.zeros(prob.shape[:3], np.bool_)
     smallest_change = np.zeros(prob.shape[:3], np.float32)  # of a slot's state, from before
     from_before = np.zeros(prob.shape, np.float32)  # (2, 12, S, 3) how much a change to each state would change a slot
@@ -543,13 +591,37 @@ def judge_reading(
         )
         # a pile counted surely that differs
         piles = (np.abs(counts) >= LINE) & (np.abs(seen_counts) >= LINE) & (counts != seen_counts) & sure_piles
-        # the move shows: a slot changes, a pile surely counted as the outcome has it, or the bar
+        # the tray counted surely as the outcome has it, colour by colour (+1 light, -1 dark)
+        in_tray = {
+            1: tray is not None and tray.light_sure and tray.light == layout.off_light,
+            -1: tray is not None and tray.dark_sure and tray.dark == layout.off_dark,
+        }
+        # the bar read as the outcome has it, or as it was where it did not change and the outcome leaves it so
+        bar_as = (
+            bar_sure and (layout.bar_light, layout.bar_dark) == (seen_reading.bar_light, seen_reading.bar_dark)
+        ) or (
+            changes is not None
+            and changes.bar_still
+            and (layout.bar_light, layout.bar_dark) == (before_layout.bar_light, before_layout.bar_dark)
+        )
+        if bar_as:
+            # a doubted pile the rest of the board counts (B4), unless the
+            # reading counts it otherwise fairly surely
+            disputed = (seen_counts != counts) & (pile_confidence >= config.pile_doubt)
+            fixed = _counted_by_the_rest(
+                pile_moved, weak.any(axis=-1), counts, before_counts, seen_counts, sure_piles, in_tray
+            )
+            pile_moved &= ~(fixed & ~disputed)
+        # the move shows: a slot changes, a pile surely counted as the outcome has it, the bar or the tray
         pile_moves = (counts != before_counts) & (np.abs(counts) >= LINE) & (counts == seen_counts) & sure_piles
         bar_moves = bar_sure and (layout.bar_light, layout.bar_dark) != (
             before_layout.bar_light,
             before_layout.bar_dark,
         )
-        visible = bool(moved.any() or pile_moves.any() or bar_moves) or layout == before_layout
+        tray_moves = (in_tray[1] and layout.off_light != before_layout.off_light) or (
+            in_tray[-1] and layout.off_dark != before_layout.off_dark
+        )
+        visible = bool(moved.any() or pile_moves.any() or bar_moves or tray_moves) or layout == before_layout
         contradicted = np.asarray(bad.any(axis=-1), np.bool_) | piles
         differs = (
             np.minimum(np.abs(counts), LINE) * np.sign(counts)

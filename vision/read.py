@@ -12,7 +12,7 @@ mixed colours in one stack lower the confidence and put the point on the
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
@@ -56,6 +56,7 @@ from vision.refusal import (
     straighten_hint,
 )
 from vision.squeeze import count_squeezed, rim_profile
+from vision.trays import Off, read_off
 
 if TYPE_CHECKING:
     from vision.calibration import Calibration
@@ -190,6 +191,8 @@ class Reading:
     """(2, 12) how sure the count of a full line (five or more) is; 0 elsewhere."""
     features: SlotFeatures | None = field(default=None, repr=False)
     """The slots as measured on the frame (not turned by :meth:`turned`)."""
+    off: Off | None = None
+    """The checkers in the bear-off tray, where the calibration includes it."""
 
     @property
     def refused(self) -> bool:
@@ -210,6 +213,7 @@ class Reading:
             rectified=None if self.rectified is None else self.rectified[::-1, ::-1].copy(),
             slot_z=None if self.slot_z is None else self.slot_z[::-1, ::-1].copy(),
             pile_confidence=None if self.pile_confidence is None else self.pile_confidence[::-1, ::-1].copy(),
+            off=self.off,
         )
 
     def layout(self) -> Layout:
@@ -239,6 +243,7 @@ class Reading:
                 "bar": round(self.bar_confidence, 3),
             },
             "uncertain": list(self.uncertain),
+            **({} if self.off is None else {"off": asdict(self.off)}),
             "refused": None,
         }
 
@@ -882,7 +887,10 @@ def read_board(image: Image, calibration: Calibration, *, since: Reading | None 
         patched=calibration.covered_at_start,
         since=since.features.thumbnail if since is not None and since.refusal is None and since.features else None,
     )
-    log.debug("read %s uncertain %s", reading.counts.tolist(), reading.uncertain)
+    if calibration.tray is not None and reading.refusal is None:
+        colours = calibration.colours
+        reading = replace(reading, off=read_off(image, calibration.tray, geometry, colours.light_lab, colours.dark_lab))
+    log.debug("read %s uncertain %s off %s", reading.counts.tolist(), reading.uncertain, reading.off)
     return reading
 
 

@@ -104,6 +104,9 @@ class Rendered:
     hinge at ``hinge_fraction`` (equal unless the board is folded)."""
     hinge_fraction: float = 0.5
     """Where the board folds (the bar's middle), as a fraction of the playing-area width."""
+    tray: Floats | None = None
+    """(4, 2) float32: the bear-off tray's corners in image pixels, the first
+    two along one end and the last two along the other, or None (no tray)."""
 
     def to_image(self, uv: npt.ArrayLike) -> Floats:
         """Ground truth: where playing-area fractions (N, 2) (u, v) appear in
@@ -503,6 +506,8 @@ def render(
 
     vignette = effects.vignette_map(size) if effects.vignette > 0 else None
     corners = _corners(geo.area(), halves)
+    tray_quad = geo.tray_corners()
+    tray = None if tray_quad is None else cv2.perspectiveTransform(tray_quad[None], halves[1])[0]
     if effects.barrel > 0:
         # past the rendered frame's edge the lens sees more table, lit like the rest;
         # the vignette belongs to the lens, so it darkens the distorted frame's corners
@@ -513,6 +518,7 @@ def render(
             full = cv2.resize(vignette, (w, h), interpolation=cv2.INTER_LINEAR)
             image = np.asarray(cv2.multiply(image, cv2.merge([full, full, full]), dtype=cv2.CV_8U), np.uint8)
         corners = distort_points(corners, size, effects.barrel)
+        tray = None if tray is None else distort_points(tray, size, effects.barrel)
     else:
         image = _light(image, lighting, shade, vignette)
     if effects.gamma != 1.0:
@@ -541,4 +547,5 @@ def render(
         barrel=effects.barrel,
         area_maps=(halves[0] @ from_fractions, halves[1] @ from_fractions),
         hinge_fraction=(hinge - geo.x0) / geo.width,
+        tray=None if tray is None else tray.astype(np.float32),
     )

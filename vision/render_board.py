@@ -85,6 +85,14 @@ class Geometry:
         x0, y0, x1, y1 = self.x0, self.y0, self.x0 + self.width, self.y0 + self.height
         return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
 
+    def tray_corners(self) -> npt.NDArray[np.float32] | None:
+        """The trays' corners TL, TR, BR, BL, (4, 2) float32 (its ends at the
+        top and bottom: each side bears off from one end), or None."""
+        if self.tray is None:
+            return None
+        x, y, w, h = self.tray
+        return np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]], np.float32)
+
     def outline(self) -> npt.NDArray[np.float32]:
         """The whole canvas's corners TL, TR, BR, BL, (4, 2) float32."""
         w, h = self.canvas_w, self.canvas_h

@@ -44,14 +44,14 @@ def read_image(path: str, *, what: str = "image") -> npt.NDArray[np.uint8]:
     return np.asarray(image, np.uint8)
 
 
-def read_corners(text: str) -> npt.NDArray[np.float32]:
+def read_corners(text: str, *, what: str = "--corners") -> npt.NDArray[np.float32]:
     from vision.errors import GeometryError
     from vision.geometry import parse_corners
 
     try:
         return parse_corners(text)
     except GeometryError as exc:
-        raise BadInput(f"--corners: {exc}") from None
+        raise BadInput(f"{what}: {exc}") from None
 
 
 def read_calibration(path: str) -> Calibration:

@@ -15,6 +15,12 @@ points. It is optional but worth the extra photo: at the corners the frame's
 shadow falls on the points, and without it a short line there may be misread
 or the frame refused.
 
+``--tray`` gives the bear-off tray's four corners, the first two along one end
+of it and the last two along the other: each side bears off in a row from its
+own end, and the referee then counts the checkers borne off (a move that only
+bears off from a tall pile shows there alone). The tray must be empty in the
+photo, as it is at the start.
+
 Exit 0 written, 1 the board is not set up as the starting position, or the
 empty board is not empty (the points are named), 3 the board could not be
 found or seen, 2 bad input.
@@ -44,6 +50,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--corners",
         metavar='"x,y x,y x,y x,y"',
         help="the playing area's corners TL TR BR BL in pixels (default: find the ArUco markers)",
+    )
+    parser.add_argument(
+        "--tray",
+        metavar='"x,y x,y x,y x,y"',
+        help="the bear-off tray's corners in pixels: two along one end, then two along the other (optional)",
     )
     parser.add_argument("-o", "--out", required=True, help="calibration file to write (JSON)")
     parser.add_argument("--lens", metavar="FILE", help="lens calibration JSON: camera_matrix (3x3) and dist_coeffs")
@@ -79,6 +90,9 @@ def run(args: argparse.Namespace) -> int:
         image = read_image(args.image)
         empty = read_image(args.empty, what="--empty") if args.empty else None
         corners = read_corners(args.corners) if args.corners else None
+        tray = read_corners(args.tray, what="--tray") if args.tray else None
+        if tray is not None and len(tray) != 4:
+            raise BadInput(f"--tray {args.tray!r}: expected 4 pairs 'x,y', two along each end of the tray")
         lens = _lens(args.lens) if args.lens else None
     except BadInput as exc:
         print(f"nardref calibrate: {exc}", file=sys.stderr)
@@ -87,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
     from vision.errors import CalibrationError, GeometryError, MarkerError
 
     try:
-        calibration = calibrate(image, corners, lens=lens, light_home=args.light_home, empty=empty)  # type: ignore[arg-type]
+        calibration = calibrate(image, corners, lens=lens, light_home=args.light_home, empty=empty, tray=tray)  # type: ignore[arg-type]
     except MarkerError as exc:
         print(f"nardref calibrate: {args.image!r}: {exc}", file=sys.stderr)
         return 3
@@ -114,6 +128,7 @@ def run(args: argparse.Namespace) -> int:
         "light_lab": [round(float(v), 1) for v in calibration.colours.light_lab],
         "dark_lab": [round(float(v), 1) for v in calibration.colours.dark_lab],
         "round_things": len(calibration.reference.get("round_things") or []),
+        "tray": calibration.tray is not None,
     }
     if args.json:
         print(json.dumps(summary))
@@ -123,6 +138,8 @@ def run(args: argparse.Namespace) -> int:
             f"  corners {' '.join(f'{x:.0f},{y:.0f}' for x, y in g.corners)}; bar x {g.bar[0]:.0f}..{g.bar[1]:.0f} of {g.size[0]} px"
         )
         print(f"  light checkers' home board: {calibration.light_home}")
+        if calibration.tray is not None:
+            print("  the bear-off tray is read: each side's checkers are counted from its own end")
         if not calibration.empty_seen:
             print(
                 "  the points under the starting position's checkers were not seen empty: their look is borrowed "

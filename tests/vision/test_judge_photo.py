@@ -12,11 +12,20 @@ import pytest
 from engine.dice import Dice
 from engine.legal import LegalPlay, legal_plays
 from engine.position import Position
-from tests.vision.vision_boards import calibrated, game_position, light_layout, plain_board, random_board
+from tests.vision.vision_boards import (
+    START,
+    bearing_off_a_pile,
+    calibrated,
+    game_position,
+    light_layout,
+    plain_board,
+    random_board,
+)
 from vision.colours import DARK, EMPTY, LIGHT, layout_states
 from vision.judge import Changes, JudgeConfig, along_lines, judge_photo, judge_reading, slot_changes
 from vision.layout import Layout, layout_from_position
 from vision.read import Reading, read_board
+from vision.trays import Off
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3, 4])
@@ -548,6 +557,38 @@ def test_a_pile_changed_only_past_its_second_layer_is_not_read_surely() -> None:
     assert sure.verdict == "legal" and sure.play is not None and sure.play.after == play.after
 
 
+def test_the_tray_and_the_rest_of_the_board_count_a_pile_no_photo_shows() -> None:
+    """A side has 15 checkers (B4), on the points, the bar and in the tray.
+    3/off 1/off takes the tenth checker off the 1-point, where no photo
+    shows it; where the tray is counted surely as the outcome has it, and
+    every other point of that colour is read as it has it, the 1-point
+    holds the rest, and the move shows. A tray counted otherwise, or
+    unsurely, or a bar read unsurely that may have changed, leaves the pile
+    unsure."""
+    before, dice, play = bearing_off_a_pile()
+    reading = _reading_of(layout_from_position(play.after))
+    one = (1, 11)  # light's 1-point, its home bottom-right
+    assert reading.counts[one] == 9
+    unsure = replace(reading, pile_confidence=np.full((2, 12), 0.3, np.float32))
+    without = judge_reading(before, dice, unsure)
+    assert without.verdict == "refused" and without.refusal is not None and "bottom 12" in without.refusal.points
+    judged = judge_reading(before, dice, replace(unsure, off=Off(2, 0, light_sure=True, dark_sure=True)))
+    assert judged.verdict == "legal" and judged.play is not None and judged.play.after == play.after
+    # a checker borne off too many, or a tray read unsurely: no proof
+    for off in (Off(3, 0, light_sure=True, dark_sure=True), Off(2, 0, light_sure=False, dark_sure=True)):
+        assert judge_reading(before, dice, replace(unsure, off=off)).verdict == "refused"
+    # nor where the bar is read unsurely: a checker there is uncounted ...
+    shaky_bar = replace(unsure, off=Off(2, 0, True, True), bar_confidence=0.5)
+    assert judge_reading(before, dice, shaky_bar).verdict == "refused"
+    # ... unless, against the frame before, the bar did not change (and the outcome leaves it so)
+    changed = layout_states(layout_from_position(before), 6) != layout_states(layout_from_position(play.after), 6)
+    distance = np.where(changed, 35.0, 1.0).astype(np.float32)
+    scale = np.full((2, 12, 6, 3, 3), 40.0, np.float32)
+    for still, verdict in ((True, "legal"), (False, "refused")):
+        changes = Changes(distance=distance, scale=scale, bar_still=still)
+        assert judge_reading(before, dice, shaky_bar, changes=changes).verdict == verdict
+
+
 def test_a_checker_laid_on_a_line_of_five_changes_its_first_junction() -> None:
     """On rendered frames: 24/13 lays the sixth checker on the 13-point's
     first junction, which changes about as a checker's face against two
@@ -568,6 +609,23 @@ def test_a_checker_laid_on_a_line_of_five_changes_its_first_junction() -> None:
     (six,) = (tuple(int(i) for i in rc) for rc in np.argwhere(counts == 5))
     assert share[thirteen][0] > 0.7
     assert share[thirteen][1:].max() < 0.5 and share[six].max() < 0.5
+
+
+@pytest.mark.parametrize("style", ["wood", "dark-felt"])
+def test_the_bar_did_not_change_unless_a_checker_entered_it(style: str) -> None:
+    """On rendered frames: the bar of two frames with the same checkers
+    did not change; a black checker hit onto it (on a dark-felt board
+    the bar is nearly as dark) changes it."""
+    board = plain_board(style)
+    calibration = calibrated(board)
+    start = Position.start()
+    frames = [read_board(board.shoot(light_layout(start, "light"), seed).image, calibration) for seed in (41, 42)]
+    hit = Layout(top=START.top, bottom=(-4, *START.bottom[1:]), bar_dark=1)
+    frames.append(read_board(board.shoot(hit, 43).image, calibration))
+    features = [frame.features for frame in frames]
+    assert all(f is not None for f in features)
+    assert slot_changes(features[0], features[1], calibration).bar_still  # type: ignore[arg-type]
+    assert not slot_changes(features[0], features[2], calibration).bar_still  # type: ignore[arg-type]
 
 
 def _3_2_at_a_blot(

@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 
 from engine.dice import Dice
-from engine.legal import legal_plays
+from engine.legal import LegalPlay, legal_plays
 from engine.position import Position
 from vision.calibration import Calibration, calibrate
 from vision.features import JUNCTIONS
@@ -105,3 +105,16 @@ def with_medallion(image: np.ndarray, geometry: BoardGeometry) -> np.ndarray:
     radius = round(float(rim[0] - centre[0]))
     cv2.circle(out, (round(float(centre[0])), round(float(centre[1]))), radius, (30, 45, 70), -1, cv2.LINE_AA)
     return out
+
+
+def bearing_off_a_pile() -> tuple[Position, Dice, LegalPlay]:
+    """Light (on roll, home bottom-right) with ten checkers on the 1-point
+    and five on the 3-point rolls 6-1: 3/off 1/off takes the tenth checker
+    off the pile, past what a photo of it shows."""
+    me = [0] * 26
+    me[1], me[3] = 10, 5
+    them = [0] * 26
+    them[1], them[2], them[3] = 5, 5, 5
+    before = Position(tuple(me), tuple(them))
+    dice = Dice(6, 1)
+    return before, dice, next(lp for lp in legal_plays(before, dice) if str(lp.play) == "3/off 1/off")
