@@ -347,7 +347,7 @@ def _counted_by_the_rest(
     for sign in (s for s, counted in in_tray.items() if counted):
         mine = (np.sign(counts) == sign) | (np.sign(before_counts) == sign) | (np.sign(seen_counts) == sign)
         pile = mine & (np.maximum(np.maximum(np.abs(counts), np.abs(before_counts)), np.abs(seen_counts)) > LINE)
-        others = mine & ~(doubted & mine)
+        others = mine & ~doubted
         if (
             int((doubted & mine).sum()) == 1
             and not (others & weak).any()

@@ -3,8 +3,10 @@
 Prints what stands on each point: ``top`` runs along the TL->TR edge of the
 playing area and ``bottom`` along BL->BR, each left to right in the rectified
 board, +n for n light checkers and -n for n dark; the bar; the points not
-read surely. With ``--calibration`` the board's learned colours are used
-(best); with ``--corners`` alone the colours are learned from the photo.
+read surely; and, where the calibration includes the bear-off tray
+(``calibrate --tray``), the checkers borne off. With ``--calibration`` the
+board's learned colours are used (best); with ``--corners`` alone the
+colours are learned from the photo.
 
 Exit 0 read, 3 refused (a hand over the board, too dark, ...: the reason is
 printed), 2 bad input.
@@ -39,6 +41,12 @@ def _text(result: dict[str, Any]) -> str:
         "bottom " + " ".join(f"{v:+3d}" if v else "  ." for v in result["bottom"]),
         f"bar    light {result['bar']['light']}, dark {result['bar']['dark']}",
     ]
+    if "off" in result:
+        off = result["off"]
+        lines.append(
+            f"off    light {off['light']}{'' if off['light_sure'] else ' (not sure)'}, "
+            f"dark {off['dark']}{'' if off['dark_sure'] else ' (not sure)'}"
+        )
     if result["uncertain"]:
         lines.append("not sure: " + ", ".join(result["uncertain"]))
     return "\n".join(lines)

@@ -160,6 +160,8 @@ def test_calibrate_reads_the_tray_from_the_command_line(tmp_path: Path, capsys: 
     assert "the bear-off tray is read" in capsys.readouterr().out
     assert main(["detect", str(tmp_path / "off.png"), "--calibration", str(out), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["off"] == {"light": 2, "dark": 5, "light_sure": True, "dark_sure": True}
+    assert main(["detect", str(tmp_path / "off.png"), "--calibration", str(out)]) == 0
+    assert "off    light 2, dark 5" in capsys.readouterr().out
     assert main([*base, "--tray", "1,2 3,4"]) == 2
     assert "--tray" in capsys.readouterr().err
     tl, tr, br, bl = start.tray
