@@ -463,6 +463,8 @@ class SyntheticSource(_Source):
         self._shot: Rendered | None = None
         self.last_corners: npt.NDArray[np.float32] | None = None
         """The playing area's corners (4, 2) in the last frame (ground truth)."""
+        self.last_tray: npt.NDArray[np.float32] | None = None
+        """The bear-off tray's corners (4, 2) in the last frame, or None (no tray)."""
 
     def show(
         self,
@@ -506,6 +508,7 @@ class SyntheticSource(_Source):
                 clutter=False,
             )
             self.last_corners = self._shot.corners
+            self.last_tray = self._shot.tray
         image = self._shot.image
         if self.effects.noise_sigma > 0:
             image = add_noise(image, self.effects.noise_sigma, self._rng)

@@ -105,7 +105,7 @@ def table_camera(*, seed: int, size: tuple[int, int], clock: Any) -> tuple[Any, 
     """The demo's camera: a synthetic board seen a little tilted under a gentle
     light gradient, showing the starting position (a ``SyntheticSource``),
     and its calibration from a frame of the empty board and one of the
-    starting position, as a referee is set up."""
+    starting position, with the bear-off tray, as a referee is set up."""
     import numpy as np
 
     from engine.position import Position
@@ -127,7 +127,7 @@ def table_camera(*, seed: int, size: tuple[int, int], clock: Any) -> tuple[Any, 
     source.show(layout_from_position(Position.start(), mover="light", home="bottom-right"))
     first = source.read()
     assert empty is not None and first is not None and source.last_corners is not None
-    return source, calibrate(first.image, source.last_corners, empty=empty.image)
+    return source, calibrate(first.image, source.last_corners, empty=empty.image, tray=source.last_tray)
 
 
 def run(args: argparse.Namespace) -> int:

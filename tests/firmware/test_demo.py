@@ -20,12 +20,12 @@ from firmware.terminal import TerminalView
 
 
 def _spy(monkeypatch: pytest.MonkeyPatch, module: Any, name: str) -> list[dict[str, Any]]:
-    """Record the keyword arguments of every call of ``module.name``."""
+    """Record the keyword arguments of every call of ``module.name`` (and its positional ones as ``args``)."""
     calls: list[dict[str, Any]] = []
     real = getattr(module, name)
 
     def spy(*args: Any, **kwargs: Any) -> Any:
-        calls.append(kwargs)
+        calls.append({**kwargs, "args": args})
         return real(*args, **kwargs)
 
     monkeypatch.setattr(module, name, spy)
@@ -56,6 +56,9 @@ def test_demo_whole_match_through_rendered_frames(tmp_path: Path, monkeypatch: p
     assert len(with_before) > 20 and all(k.get("before_reading") is not None for k in with_before)
     # ... and while a move is checked, frames are read against it (only what changed can be a hand)
     assert sum(k.get("since") is not None for k in read) > len(with_before)
+    # the bear-off tray is read: the match ends bearing off, and the tray shows it surely
+    offs = [k["args"][2].off for k in judged if k["args"][2].off is not None]  # judge_reading(before, dice, reading)
+    assert any(off.light_sure and off.dark_sure and off.light + off.dark > 0 for off in offs)
     replayed = rebuild(load(journal))
     assert replayed.state == loop.state.timed.state
     assert len(strip.frames) == 1 and any(any(p) for p in strip.latest)
