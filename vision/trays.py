@@ -41,6 +41,8 @@ NEAR = 0.25
 AGREE = 0.04
 #: ... and when at least this share of its rows is nearer one checker colour than the other.
 PURE = 0.8
+#: Grooves repeat where the run's autocorrelation peaks at least this high.
+REPEATS = 0.25
 #: A row of the strip this far from the empty tray's look (Lab) holds something.
 STANDS_OUT = 12.0
 #: A checker colour less than this far from the empty tray's look cannot be counted there.
@@ -143,28 +145,27 @@ def _period(signal: npt.NDArray[np.float64], slab: float) -> float | None:
     power = float(x @ x)
     if power <= 0:
         return None
-    lags = np.arange(n)
-    ac = np.array([x[: n - lag] @ x[lag:] / (n - lag) for lag in lags]) * n / power
+    ac = np.array([x[: n - lag] @ x[lag:] / (n - lag) for lag in range(n)]) * n / power
 
     def peak(low: float, high: float) -> tuple[float, float] | None:
         lo, hi = max(1, int(np.floor(low))), min(n - 2, int(np.ceil(high)))
         if lo > hi:
             return None
         k = lo + int(np.argmax(ac[lo : hi + 1]))
-        if k <= 0 or k >= n - 1 or ac[k] < ac[k - 1] or ac[k] < ac[k + 1]:
+        if ac[k] < ac[k - 1] or ac[k] < ac[k + 1]:  # the range's edge, not a peak
             return None
         bend = ac[k - 1] - 2 * ac[k] + ac[k + 1]
         shift = 0.5 * (ac[k - 1] - ac[k + 1]) / bend if bend < 0 else 0.0
         return k + shift, float(ac[k])
 
     first = peak(0.7 * slab, 1.4 * slab)
-    if first is None or first[1] < 0.25:
+    if first is None or first[1] < REPEATS:
         return None
     period = first[0]
     times = int(n / 2 // period)
     if times > 1:
         longer = peak((times - 0.4) * period, (times + 0.4) * period)
-        if longer is not None and longer[1] >= 0.25:
+        if longer is not None and longer[1] >= REPEATS:
             period = longer[0] / times
     return period
 
