@@ -15,6 +15,7 @@ the referee then relies on the board alone.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import cv2
@@ -23,7 +24,7 @@ import numpy.typing as npt
 
 from vision.errors import CalibrationError
 from vision.features import to_lab
-from vision.geometry import BoardGeometry, Image, homography, ideal_points, raw_points, remap_tables
+from vision.geometry import BoardGeometry, Image, Lens, homography, ideal_points, raw_points, remap_tables
 
 FloatArray = npt.NDArray[np.float32]
 
@@ -100,17 +101,27 @@ class Off:
         return self.light_sure and self.dark_sure
 
 
-def _strip(image: Image, corners: FloatArray, geometry: BoardGeometry) -> FloatArray:
-    """The tray rectified to a strip (along, across, 3) in Lab, without its
-    walls: the middle three fifths across."""
+@functools.lru_cache(maxsize=8)
+def _maps(
+    corners: tuple[tuple[float, float], ...], lens: Lens | None
+) -> tuple[npt.NDArray[np.int16], npt.NDArray[np.uint16]]:
+    """The remap tables (strip pixel -> raw image pixel) of the tray at
+    ``corners``, computed once per tray and lens."""
     across, along = STRIP
-    ideal = ideal_points(corners, geometry.lens)
+    ideal = ideal_points(np.array(corners, np.float32), lens)
     square = np.array([[0, 0], [across, 0], [across, along], [0, along]], np.float32)
     to_ideal = cv2.getPerspectiveTransform(square, ideal)
     xs, ys = np.meshgrid(np.arange(across, dtype=np.float32) + 0.5, np.arange(along, dtype=np.float32) + 0.5)
     grid = np.stack([xs, ys], axis=-1).reshape(-1, 1, 2)
     src = cv2.perspectiveTransform(grid, to_ideal).reshape(along, across, 2)
-    map1, map2 = remap_tables(raw_points(np.asarray(src, np.float32), geometry.lens))
+    return remap_tables(raw_points(np.asarray(src, np.float32), lens))
+
+
+def _strip(image: Image, corners: FloatArray, geometry: BoardGeometry) -> FloatArray:
+    """The tray rectified to a strip (along, across, 3) in Lab, without its
+    walls: the middle three fifths across."""
+    across = STRIP[0]
+    map1, map2 = _maps(tuple((float(x), float(y)) for x, y in corners), geometry.lens)
     strip = cv2.remap(image, map1, map2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     return to_lab(np.asarray(strip, np.uint8))[:, across // 5 : across - across // 5]
 
@@ -145,7 +156,7 @@ def _period(signal: npt.NDArray[np.float64], slab: float) -> float | None:
     power = float(x @ x)
     if power <= 0:
         return None
-    ac = np.array([x[: n - lag] @ x[lag:] / (n - lag) for lag in range(n)]) * n / power
+    ac = np.correlate(x, x, "full")[n - 1 :] / (n - np.arange(n)) * n / power  # per overlapping pair
 
     def peak(low: float, high: float) -> tuple[float, float] | None:
         lo, hi = max(1, int(np.floor(low))), min(n - 2, int(np.ceil(high)))

@@ -4,7 +4,6 @@ and a count the tray cannot show surely is said to be unsure."""
 from __future__ import annotations
 
 import json
-from functools import lru_cache
 from pathlib import Path
 
 import cv2
@@ -12,8 +11,16 @@ import numpy as np
 import pytest
 
 from firmware.cli import main
-from tests.vision.vision_boards import START, Board, bearing_off_a_pile, light_layout, plain_board, random_board
-from vision.calibration import Calibration, calibrate
+from tests.vision.vision_boards import (
+    START,
+    Board,
+    bearing_off_a_pile,
+    calibrated,
+    light_layout,
+    plain_board,
+    random_board,
+)
+from vision.calibration import Calibration
 from vision.errors import CalibrationError
 from vision.geometry import format_corners
 from vision.judge import judge_photo
@@ -23,13 +30,6 @@ from vision.render import CameraPose, Lighting, render
 from vision.trays import STRIP, read_off, tray_of
 
 EMPTY_POINTS = (0,) * 12
-
-
-@lru_cache(maxsize=8)
-def with_tray(board: Board) -> Calibration:
-    shot = board.shoot(START, 1000)
-    assert shot.tray is not None
-    return calibrate(shot.image, shot.corners, lens=board.lens, tray=shot.tray)
 
 
 def borne_off(light: int, dark: int) -> Layout:
@@ -47,7 +47,7 @@ def borne_off(light: int, dark: int) -> Layout:
     ids=["wood", "red-white", "marble-tilted", "gold-white-tilted"],
 )
 def test_borne_off_checkers_are_counted_from_each_end_of_the_tray(board: Board, offs: list[tuple[int, int]]) -> None:
-    calibration = with_tray(board)
+    calibration = calibrated(board, tray=True)
     for seed, (light, dark) in enumerate(offs):
         reading = read_board(board.shoot(borne_off(light, dark), seed).image, calibration)
         assert reading.off is not None
@@ -58,7 +58,7 @@ def test_a_checker_colour_that_looks_like_the_empty_tray_is_not_counted_surely()
     """Where the dark checkers look much like the empty tray, what stands
     there cannot be told from the tray: the count is unsure, never a guess."""
     board = plain_board("wood")
-    calibration = with_tray(board)
+    calibration = calibrated(board, tray=True)
     assert calibration.tray is not None
     image = board.shoot(borne_off(4, 6), 1).image
     colours = calibration.colours
@@ -74,7 +74,7 @@ def test_dark_checkers_in_a_tray_nearly_as_dark_are_counted_unsurely_never_wrong
     black checker there stands out from it by little more than the camera's
     noise, so the counts are unsure (the board alone then judges)."""
     board = random_board(3, "tournament")
-    calibration = with_tray(board)
+    calibration = calibrated(board, tray=True)
     for seed, (light, dark) in enumerate([(1, 1), (6, 11), (14, 2), (0, 5)]):
         off = read_board(board.shoot(borne_off(light, dark), seed).image, calibration).off
         assert off is not None and not off.sure, (light, dark)
@@ -82,7 +82,7 @@ def test_dark_checkers_in_a_tray_nearly_as_dark_are_counted_unsurely_never_wrong
 
 def test_something_in_the_tray_between_the_runs_leaves_the_count_unsure() -> None:
     board = plain_board("wood")
-    calibration = with_tray(board)
+    calibration = calibrated(board, tray=True)
     assert calibration.tray is not None
     shot = board.shoot(borne_off(3, 3), 2)
     image = shot.image.copy()
@@ -94,7 +94,7 @@ def test_something_in_the_tray_between_the_runs_leaves_the_count_unsure() -> Non
 
 
 def test_the_tray_is_saved_with_the_calibration_and_checked(tmp_path: Path) -> None:
-    calibration = with_tray(plain_board("wood"))
+    calibration = calibrated(plain_board("wood"), tray=True)
     path = tmp_path / "board.json"
     calibration.save(path)
     loaded = Calibration.load(path)
@@ -116,7 +116,7 @@ def test_the_tray_is_saved_with_the_calibration_and_checked(tmp_path: Path) -> N
 def test_tray_corners_outside_the_photo_or_too_short_are_refused() -> None:
     board = plain_board("wood")
     shot = board.shoot(START, 1000)
-    geometry = with_tray(board).geometry
+    geometry = calibrated(board, tray=True).geometry
     assert shot.tray is not None
     with pytest.raises(CalibrationError, match="inside the"):
         tray_of(shot.image, shot.tray + np.float32(5000), geometry)
@@ -133,7 +133,7 @@ def test_bearing_off_from_a_pile_no_photo_counts_is_judged_by_the_tray() -> None
     judged legal. A photo with a third checker in the tray is no such move."""
     before, dice, play = bearing_off_a_pile()
     board = plain_board("wood")
-    calibration = with_tray(board)
+    calibration = calibrated(board, tray=True)
     frame_before = board.shoot(light_layout(before, "light"), 11).image
     photo = board.shoot(light_layout(play.after, "light"), 12).image
     plain = Calibration.from_json({**calibration.to_json(), "tray": None})

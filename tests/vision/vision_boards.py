@@ -67,9 +67,11 @@ START = layout_from_position(Position.start())
 
 
 @lru_cache(maxsize=16)
-def calibrated(board: Board) -> Calibration:
+def calibrated(board: Board, *, tray: bool = False) -> Calibration:
+    """``board`` calibrated on the starting position, with its bear-off tray if ``tray``."""
     shot = board.shoot(START, 1000)
-    return calibrate(shot.image, shot.corners, lens=board.lens)
+    assert not tray or shot.tray is not None, "this board has no tray"
+    return calibrate(shot.image, shot.corners, lens=board.lens, tray=shot.tray if tray else None)
 
 
 def without_junction_check(calibration: Calibration) -> Calibration:
