@@ -4,7 +4,8 @@ POSITION is a Position ID or an XGID (the player on roll is the mover). The
 image is written to OUT and the playing area's corners printed as
 "x,y x,y x,y x,y" (TL, TR, BR, BL), ready for
 ``nardref detect OUT --corners "..."``; with ``--json`` one object with the
-corners, the layout (ground truth) and whether a hand covers the board.
+corners, the layout (ground truth), whether a hand covers the board and the
+bear-off tray's corners (for ``nardref calibrate --tray``; null without a tray).
 Exit 0 written, 2 bad input.
 """
 
@@ -49,7 +50,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser.add_argument(
         "--plain", action="store_true", help="camera straight above, even light, no lens or sensor effects"
     )
-    parser.add_argument("--json", action="store_true", help="print corners, layout and occlusion as one JSON object")
+    parser.add_argument(
+        "--json", action="store_true", help="print corners, layout, occlusion and the tray's corners as one JSON object"
+    )
     parser.add_argument(
         "--variant", default="standard", metavar="NAME", help="standard (default), nackgammon, hypergammon, long-nardy"
     )
@@ -125,6 +128,9 @@ def run(args: argparse.Namespace) -> int:
                     "bar_fraction": [round(v, 5) for v in shot.bar_fraction],
                     "style": shot.style_name,
                     "barrel": shot.barrel,
+                    "tray": None
+                    if shot.tray is None
+                    else [[round(float(x), 2), round(float(y), 2)] for x, y in shot.tray],
                 }
             )
         )

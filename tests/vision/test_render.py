@@ -157,6 +157,7 @@ def test_render_command_writes_image_and_corners(tmp_path: pathlib.Path, capsys:
     assert image is not None and image.shape == (240, 320, 3)
     shot = render(START, rng=np.random.default_rng(2), size=(320, 240), dice=(3, 1))
     assert np.allclose(np.array(reply["corners"]), shot.corners, atol=0.01)
+    assert shot.tray is not None and np.allclose(np.array(reply["tray"]), shot.tray, atol=0.01)
 
 
 @pytest.mark.parametrize(
