@@ -100,8 +100,13 @@ class ReadConfig:
     #: perspective), and an empty point of the checkers' colour must not pass
     #: for one.
     checker_spread_cap: float = 2.5
-    #: Checkers of each colour in play (B4): the bar holds no more than those not read on the points.
+    #: Checkers of each colour in play (B4): the bar holds no more than those
+    #: not read on the points and in the tray; more on the points, and the
+    #: one pile of that colour counted unsurely is counted long...
     checkers: int = 15
+    #: ... unless another point of that colour is read less surely than
+    #: this: the checker too many may be there (a white point read as one).
+    recount_doubt: float = 0.75
     #: The points may seem to hold this many more of a colour than there are
     #: (a phantom line at a corner, a pile counted long); more is something
     #: else read as checkers, and the frame is refused.
@@ -595,14 +600,14 @@ class _Bar:
     beyond: dict[int, int]
 
 
-def _read_bar(features: SlotFeatures, model: ColourModel, on_points: dict[int, int], *, config: ReadConfig) -> _Bar:
+def _read_bar(features: SlotFeatures, model: ColourModel, room: dict[int, int], *, config: ReadConfig) -> _Bar:
     """The checkers on the bar. Checkers there stand anywhere: each is found
     where a probe (every quarter pitch) is most surely a checker rather than
     the empty bar, and no other is looked for within one checker of it. A
     probe is a checker only where it is nearer a checker's look than the
     empty bar's (a dark checker on a dark bar, or a shadow across it, can be
-    near both), and no colour has more on the bar than ``config.checkers``
-    less ``on_points`` (colour -> checkers read on the points; B4)."""
+    near both), and no colour has more on the bar than its ``room`` (colour
+    -> checkers the points and the tray leave; B4)."""
     bar = features.bar
     background = (
         model.bar if len(model.bar) == len(bar) else np.repeat(np.median(model.bar, axis=0)[None], len(bar), axis=0)
@@ -623,7 +628,6 @@ def _read_bar(features: SlotFeatures, model: ColourModel, on_points: dict[int, i
     centres = np.zeros(len(bar), np.int8)
     totals = {LIGHT: 0, DARK: 0}
     beyond = {LIGHT: 0, DARK: 0}
-    room = {colour: max(config.checkers - on_points[colour], 0) for colour in (LIGHT, DARK)}
     sure = 1.0
     checker_like = prob[:, EMPTY] < 0.5
     while True:
@@ -680,6 +684,7 @@ def read_rectified(
     borrowed: BoolArray | None = None,
     patched: BoolArray | None = None,
     since: FloatArray | None = None,
+    off: Off | None = None,
 ) -> Reading:
     """Read a rectified board (height, width, 3) BGR uint8: exposure and
     sharpness refusals first, and with a calibration's ``reference`` a dice
@@ -693,7 +698,8 @@ def read_rectified(
     points, or a photo of the empty board) and is less sure; ``since``:
     the thumbnail of the frame before, read and not refused (a fixed
     camera), so that only what changed since can be something covering
-    the board."""
+    the board; ``off``: the bear-off tray's reading, whose sure counts
+    the checkers on the board must leave (B4)."""
     refusal = check_exposure(rectified, config=refusal_config, reference=reference)
     if refusal is None:
         refusal = check_sharpness(rectified, reference=reference, config=refusal_config)
@@ -739,8 +745,11 @@ def read_rectified(
     loose = nearest[:, :, :LINE].max(axis=-1) > config.loose_fit_spreads
     loose |= doubtful[:, :, :LINE].any(axis=-1)
     loose |= _washed_out(features, model, config=config)[:, :, :LINE].any(axis=-1)
-    on_points = {LIGHT: int(counts[counts > 0].sum()), DARK: int(-counts[counts < 0].sum())}
-    bar = _read_bar(features, model, on_points, config=config)
+    # a side has config.checkers (B4): the bar holds no more than the points and the tray leave
+    on_points = _per_colour(counts)
+    borne_off = _borne_off(off)
+    room = {colour: max(config.checkers - borne_off[colour] - on_points[colour], 0) for colour in (LIGHT, DARK)}
+    bar = _read_bar(features, model, room, config=config)
     if refusal is None and calibrated:
         refusal = _check_too_many(on_points, bar, config=config)
     if refusal is None and empty is not None:
@@ -752,6 +761,8 @@ def read_rectified(
         )
         loose |= unsure
     confidence = np.where(loose, np.minimum(confidence, config.loose_confidence), confidence).astype(np.float32)
+    unsure_piles = (np.abs(counts) > LINE) & (pile_confidence < config.confident)
+    counts = _counted_long(counts, confidence, unsure_piles, off, config=config)
     uncertain = [point_name(r, c) for r in range(2) for c in range(12) if confidence[r, c] < config.confident]
     if bar.confidence < config.confident:
         uncertain.append("bar")
@@ -768,7 +779,49 @@ def read_rectified(
         slot_z=slot_z,
         pile_confidence=pile_confidence,
         features=features,
+        off=off,
     )
+
+
+def _per_colour(counts: npt.NDArray[np.int64]) -> dict[int, int]:
+    """Checkers of each colour (LIGHT, DARK -> n) in ``counts`` (2, 12)."""
+    return {LIGHT: int(counts[counts > 0].sum()), DARK: int(-counts[counts < 0].sum())}
+
+
+def _borne_off(off: Off | None) -> dict[int, int]:
+    """Checkers of each colour (LIGHT, DARK -> n) the tray holds surely (0 where unsure or without a tray)."""
+    if off is None:
+        return {LIGHT: 0, DARK: 0}
+    return {LIGHT: off.light if off.light_sure else 0, DARK: off.dark if off.dark_sure else 0}
+
+
+def _counted_long(
+    counts: npt.NDArray[np.int64],
+    confidence: FloatArray,
+    unsure_piles: BoolArray,
+    off: Off | None,
+    *,
+    config: ReadConfig,
+) -> npt.NDArray[np.int64]:
+    """``counts`` (2, 12), where the points seem to hold more checkers of
+    a colour than a side has (B4: ``config.checkers``, less those the tray
+    holds surely; the bar holds no more than they leave) and one pile of
+    that colour is counted unsurely (``unsure_piles``, (2, 12)), with that
+    pile counted shorter by as many, no shorter than its line: it is the
+    one counted long. Not where another point of that colour is read less
+    surely than ``config.recount_doubt``: the checker too many may be
+    there. Its confidence stays as it was."""
+    counts = counts.copy()
+    borne_off = _borne_off(off)
+    for colour, sign in ((LIGHT, 1), (DARK, -1)):
+        mine = counts * sign
+        piles = unsure_piles & (mine > LINE)
+        excess = int(mine[mine > 0].sum()) + borne_off[colour] - config.checkers
+        doubt = (mine > 0) & ~piles & (confidence < config.recount_doubt)
+        if excess > 0 and piles.sum() == 1 and not doubt.any():
+            row, col = np.argwhere(piles)[0]
+            counts[row, col] -= sign * min(excess, int(mine[row, col]) - LINE)
+    return counts
 
 
 def _check_too_many(on_points: dict[int, int], bar: _Bar, *, config: ReadConfig) -> Refusal | None:
@@ -875,10 +928,14 @@ def read_board(image: Image, calibration: Calibration, *, since: Reading | None 
     rectified, refusal = check_frame(image, calibration)
     if refusal is not None:
         return refused_reading(refusal, geometry, rectified)
+    colours = calibration.colours
+    off = None
+    if calibration.tray is not None:
+        off = read_off(image, calibration.tray, geometry, colours.light_lab, colours.dark_lab)
     reading = read_rectified(
         rectified,
         geometry,
-        calibration.colours,
+        colours,
         config=calibration.read,
         refusal_config=calibration.refusal,
         reference=calibration.reference,
@@ -886,10 +943,8 @@ def read_board(image: Image, calibration: Calibration, *, since: Reading | None 
         borrowed=calibration.borrowed,
         patched=calibration.covered_at_start,
         since=since.features.thumbnail if since is not None and since.refusal is None and since.features else None,
+        off=off,
     )
-    if calibration.tray is not None and reading.refusal is None:
-        colours = calibration.colours
-        reading = replace(reading, off=read_off(image, calibration.tray, geometry, colours.light_lab, colours.dark_lab))
     log.debug("read %s uncertain %s off %s", reading.counts.tolist(), reading.uncertain, reading.off)
     return reading
 

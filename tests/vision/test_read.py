@@ -29,6 +29,7 @@ from vision.read import (
     _Bar,
     _check_covered,
     _check_too_many,
+    _counted_long,
     _read_points,
     _washed_out,
     geometry_from_corners,
@@ -41,6 +42,7 @@ from vision.read import (
 from vision.refusal import check_board_moved, check_occlusion
 from vision.render import CameraPose, Effects, Lighting
 from vision.render_style import STYLES, find_style
+from vision.trays import Off
 
 
 def _right(reading: Reading, truth: Layout) -> int:
@@ -277,6 +279,46 @@ def test_a_checker_is_unexplained_only_farther_from_its_look_than_its_kind_varie
     assert fit[row, col, 0] == pytest.approx(6 / varies, rel=0.01)
 
 
+def test_a_pile_counted_unsurely_is_counted_long_where_a_side_seems_to_have_too_many() -> None:
+    """A side has 15 checkers (B4): on the points, on the bar and borne off.
+    Where the points hold more of a colour than the tray leaves, the one
+    pile of it counted unsurely is counted long, unless another point of
+    that colour is read so unsurely that the checker too many may be there."""
+    counts = np.zeros((2, 12), np.int64)
+    counts[0, [6, 8, 11]] = -5, -3, -9  # dark: 17 on the points
+    counts[1, [6, 11]] = 5, 6  # light: 11 on the points
+    confidence = np.full((2, 12), 0.95, np.float32)
+    piles = np.abs(counts) > 5
+    config = ReadConfig()
+
+    def recounted(
+        counts: np.ndarray = counts,
+        confidence: np.ndarray = confidence,
+        piles: np.ndarray = piles,
+        off: Off | None = None,
+    ) -> list[int]:
+        seen = _counted_long(counts, confidence, piles, off, config=config)
+        return [int(seen[0, 11]), int(seen[1, 11])]
+
+    # the pile of nine holds seven; the light checkers missing may be on
+    # the bar or borne off: their pile is not counted longer
+    assert recounted() == [-7, 6]
+    # ... with three dark checkers surely in the tray, five: never below its line
+    assert recounted(off=Off(light=0, dark=3, light_sure=True, dark_sure=True)) == [-5, 6]
+    assert recounted(off=Off(light=0, dark=3, light_sure=True, dark_sure=False)) == [-7, 6]
+    # not where another dark point is read unsurely (an empty one does not matter)
+    phantom = confidence.copy()
+    phantom[0, 8] = 0.5
+    assert recounted(confidence=phantom) == [-9, 6]
+    phantom[0, 8], phantom[0, 3] = 0.95, 0.5
+    assert recounted(confidence=phantom) == [-7, 6]
+    # a pile counted surely, or one of two unsure ones, is not recounted
+    assert recounted(piles=np.zeros_like(piles)) == [-9, 6]
+    two = counts.copy()
+    two[0, 6] = -6
+    assert recounted(counts=two, piles=np.abs(two) > 5) == [-9, 6]
+
+
 def test_piles_laid_on_the_line_are_counted() -> None:
     board = plain_board("wood")
     calibration = calibrated(board)
@@ -294,7 +336,8 @@ def test_piles_at_the_far_corners_of_a_tilted_view_are_counted(seed: int, style:
     checkers on the four corner points of a camera over a table."""
     board = random_board(seed, style)
     calibration = calibrated(board)
-    truth = Layout(top=(6, 0, 0, 0, -3, 0, 0, 0, 0, 0, 0, -6), bottom=(-6, 0, 2, 0, 0, 0, 0, 0, 0, 0, 1, 7))
+    # fifteen of each colour (B4): the reader counts a pile by the rest of its side too
+    truth = Layout(top=(6, 0, 0, 0, -3, 0, 0, 0, 0, 0, 0, -6), bottom=(-6, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 7))
     for shot in (6, 7):
         reading = read_board(board.shoot(truth, shot).image, calibration)
         assert reading.refusal is None
