@@ -189,31 +189,30 @@ def _local_mean(values: FloatArray, weights: FloatArray, sigma: float) -> FloatA
     return np.asarray(num / np.maximum(den, 1e-3), np.float32)
 
 
-def unexplained(
-    frame: FloatArray,
-    expected: FloatArray,
-    care: BoolArray,
-    *,
-    residual: float | FloatArray,
-    light_sigma: float = 2.0 * PATCH,
-) -> BoolArray:
-    """(h', w') where ``frame`` departs from ``expected`` (both (h', w', 3)
-    Lab) by more than ``residual`` (a number, or one per pixel (h', w')),
-    opened so that a checker a little off
-    its place does not count. Light that changes slowly over the board (a
-    window, a lamp, a shadow band) is matched first: the lightness is
-    compared after scaling by the ratio of the two images' local means
-    (Gaussian of ``light_sigma`` px, over the ``care`` area only)."""
+def departure(
+    frame: FloatArray, expected: FloatArray, care: BoolArray, *, light_sigma: float = 2.0 * PATCH
+) -> FloatArray:
+    """(h', w') how far ``frame`` departs from ``expected`` (both (h', w', 3)
+    Lab), over 3x3. Light that changes slowly over the board (a window, a
+    lamp, a shadow band) is matched first: the lightness is compared after
+    scaling by the ratio of the two images' local means (Gaussian of
+    ``light_sigma`` px, over the ``care`` area only)."""
     weights = (care & (frame[..., 0] > 5)).astype(np.float32)
     if not weights.any():
-        return np.zeros(care.shape, np.bool_)
+        return np.zeros(care.shape, np.float32)
     gain = _local_mean(expected[..., 0], weights, light_sigma) / np.maximum(
         _local_mean(frame[..., 0], weights, light_sigma), 1.0
     )
     gain = np.clip(gain, 0.5, 2.0)
     diff = frame - expected
     diff[..., 0] = frame[..., 0] * gain - expected[..., 0]
-    distance = np.asarray(cv2.blur(np.sqrt((diff**2).sum(axis=-1)), (3, 3)), np.float32)
+    return np.asarray(cv2.blur(np.sqrt((diff**2).sum(axis=-1)), (3, 3)), np.float32)
+
+
+def unexplained(distance: FloatArray, care: BoolArray, *, residual: float | FloatArray) -> BoolArray:
+    """(h', w') where the :func:`departure` ``distance`` is more than
+    ``residual`` (a number, or one per pixel (h', w')) within ``care``,
+    opened so that a checker a little off its place does not count."""
     strange = ((distance > residual) & care).astype(np.uint8)
     opened = cv2.morphologyEx(strange, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     return np.asarray(opened, np.bool_)

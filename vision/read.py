@@ -39,6 +39,7 @@ from vision.occlusion import (
     care_mask,
     changed,
     covered_points,
+    departure,
     largest_blob,
     line_area,
     paste_checkers,
@@ -857,7 +858,8 @@ def _check_covered(
 ) -> tuple[Refusal | None, npt.NDArray[np.bool_]]:
     """``hand_over_board`` where the frame departs from the board the reading
     describes over more than part of a checker (:mod:`vision.occlusion`),
-    and the points (2, 12) it leaves unsure: where all that departs fits in
+    or faintly over a hand's area (a hand the colour of the board), and the
+    points (2, 12) it leaves unsure: where all that departs fits in
     one checker's room, it is a checker misread (in glare, leaning on the
     next point), not a hand, and only the points it touches are unsure.
     The lines of the ``piles`` (2, 12) surely piled are not judged, nor a
@@ -878,11 +880,21 @@ def _check_covered(
         empty, features, model, np.where(checkers, colours, 0).astype(np.int8), bar_checkers
     )
     guessed = discs if patched is None else discs | borrowed_area(features, patched)
-    residual = np.where(guessed, config.occlusion_checker_residual, config.occlusion_residual).astype(np.float32)
+    residual, faint_residual = (
+        np.where(guessed, config.occlusion_checker_residual, level).astype(np.float32)
+        for level in (config.occlusion_residual, config.occlusion_faint_residual)
+    )
     # a pile's upper layer stands higher: the camera sees it, and its
     # shadow, a little to the side of the line
     judged = (care | discs) & ~line_area(features, piles, margin=PATCH // 2)
-    strange = unexplained(features.thumbnail, expected, judged, residual=residual)
+    distance = departure(features.thumbnail, expected, judged)
+    strange = unexplained(distance, judged, residual=residual)
+    # a hand the colour of the board departs from it faintly, but over a
+    # hand's area
+    faint = unexplained(distance, judged, residual=faint_residual)
+    faint_area, faint_region = largest_blob(faint)
+    if faint_area >= config.occlusion_faint_area * float(PATCH * PATCH):
+        strange |= faint_region
     area, region = largest_blob(strange)
     least = config.occlusion_area * float(PATCH * PATCH)
     if area < least:

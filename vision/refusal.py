@@ -73,6 +73,12 @@ class RefusalConfig:
     #: checker misread (in glare, leaning on the next point) leaves its
     #: point unsure, no more.
     occlusion_compact: float = 1.35
+    #: Where the frame departs from the expected board by more than this
+    #: (Lab) over at least ``occlusion_faint_area`` checker discs in one
+    #: place, something covers the board: a hand the colour of a pale wood
+    #: board departs from it faintly, but over a hand's area.
+    occlusion_faint_residual: float = 12.0
+    occlusion_faint_area: float = 3.0
     #: With the frame before (a fixed camera), only what changed since by more
     #: than this (Lab) can be something reaching in: the rest was there when
     #: that frame was read and not refused.

@@ -659,13 +659,20 @@ def test_a_side_of_the_frame_changed_all_along_was_relit_not_crossed(wood: tuple
     assert crossed is not None and crossed.reason == "hand_over_board"
 
 
-def _paint(image: np.ndarray, geometry: object, centre: tuple[float, float], size: tuple[float, float]) -> np.ndarray:
-    """``image`` with a magenta rectangle ``size`` (w, h) rectified px around ``centre`` (rectified px)."""
+def _paint(
+    image: np.ndarray,
+    geometry: object,
+    centre: tuple[float, float],
+    size: tuple[float, float],
+    colour: tuple[int, int, int] = (200, 40, 220),
+) -> np.ndarray:
+    """``image`` with a rectangle ``size`` (w, h) rectified px around ``centre`` (rectified px), magenta
+    unless another ``colour`` (BGR) is given."""
     (x, y), (w, h) = centre, size
     corners = np.array([[x - w / 2, y - h / 2], [x + w / 2, y - h / 2], [x + w / 2, y + h / 2], [x - w / 2, y + h / 2]])
     out = image.copy()
     quad = to_image(geometry, corners.astype(np.float32))  # type: ignore[arg-type]
-    cv2.fillConvexPoly(out, np.rint(quad).astype(np.int32), (200, 40, 220), cv2.LINE_AA)
+    cv2.fillConvexPoly(out, np.rint(quad).astype(np.int32), colour, cv2.LINE_AA)
     return out
 
 
@@ -708,6 +715,28 @@ def test_something_covering_checkers_is_refused_with_a_hint_to_straighten_them()
     middle = (x, geometry.size[1] * 0.5)  # between the rows, over the tips of two bare points
     empty = read_board(_paint(image, geometry, middle, (0.9 * pitch, 2.0 * pitch)), calibration)
     assert empty.refusal is not None and "straighten" not in empty.refusal.message
+
+
+def test_a_hand_the_colour_of_a_pale_board_is_refused_over_a_hands_area() -> None:
+    """A hand on a pale wood board departs from it only faintly, but over a
+    hand's area (``RefusalConfig.occlusion_faint_residual``): refused, with
+    the frame before and without."""
+    board = plain_board("red-blue")
+    calibration = calibrated(board)
+    geometry = calibration.geometry
+    layout = light_layout(*game_position(5, 8))
+    image = board.shoot(layout, 5).image
+    clear = read_board(image, calibration)
+    assert clear.refusal is None
+    col = max(c for c in range(1, 12) if layout.top[c] == layout.top[c - 1] == 0)
+    pitch = geometry.pitch_px
+    x, y = slot_centres(geometry)[0, col, 0]
+    for skin in ((120, 160, 215), (140, 175, 225)):
+        # two fingers' width, reaching three checkers into a bare point and the one beside it
+        hand = _paint(image, geometry, (x, y + 1.1 * pitch), (1.6 * pitch, 3.2 * pitch), skin)
+        for since in (None, clear):
+            over = read_board(hand, calibration, since=since)
+            assert over.refusal is not None and over.refusal.reason == "hand_over_board", (skin, since is None)
 
 
 def test_with_the_frame_before_only_what_changed_since_can_be_a_hand() -> None:
