@@ -754,7 +754,10 @@ def read_rectified(
     if refusal is None and calibrated:
         refusal = _check_too_many(on_points, bar, config=config)
     if refusal is None and empty is not None:
-        checkers = (prob[..., EMPTY] < 0.5) & (explained < config.checker_fit_spreads)
+        # a slot is a checker where it fits one's look closely, or loosely
+        # (at a corner, in odd light) where the empty look is far
+        loosely = (explained < config.unexplained_spreads) & (slot_z[..., EMPTY] > 2 * config.unexplained_spreads)
+        checkers = (prob[..., EMPTY] < 0.5) & ((explained < config.checker_fit_spreads) | loosely)
         colours = np.where(prob[..., LIGHT] >= prob[..., DARK], LIGHT, DARK).astype(np.int8)
         piles = (np.abs(counts) > LINE) & piled
         refusal, unsure = _check_covered(

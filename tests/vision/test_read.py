@@ -717,6 +717,31 @@ def test_something_covering_checkers_is_refused_with_a_hint_to_straighten_them()
     assert empty.refusal is not None and "straighten" not in empty.refusal.message
 
 
+def test_checkers_that_fit_loosely_but_look_nothing_like_the_bare_point_are_no_hand() -> None:
+    """Checkers in odd light (at a corner, under a lamp) fit their look only
+    loosely, past ``checker_fit_spreads``; where the bare point's look is
+    far (twice ``unexplained_spreads``) they are checkers still, and the
+    frame is compared with checkers there: read, their point unsure, not
+    refused as something covering the board."""
+    board = plain_board("wood")
+    calibration = calibrated(board)
+    geometry = calibration.geometry
+    layout = Layout(top=(0,) * 8 + (3,) + (0,) * 3, bottom=(0,) * 12)
+    image = board.shoot(layout, 5).image
+    pitch = geometry.pitch_px
+    lit = np.zeros(image.shape[:2], np.uint8)
+    for x, y in slot_centres(geometry)[0, 8, :3]:
+        rim = [(x + 0.45 * pitch * np.cos(t), y + 0.45 * pitch * np.sin(t)) for t in np.linspace(0, 2 * np.pi, 24)]
+        quad = to_image(geometry, np.array(rim, np.float32))  # type: ignore[arg-type]
+        cv2.fillConvexPoly(lit, np.rint(quad).astype(np.int32), 255)
+    for tint in (0.65, 0.6):  # blue light on the three checkers
+        odd = image.copy()
+        odd[lit > 0] = np.clip(odd[lit > 0] * np.float32([tint, tint, 1.0]), 0, 255).astype(np.uint8)
+        reading = read_board(odd, calibration)
+        assert reading.refusal is None, (tint, reading.refusal)
+        assert reading.counts[0, 8] == 3 and "top 9" in reading.uncertain
+
+
 def test_a_hand_the_colour_of_a_pale_board_is_refused_over_a_hands_area() -> None:
     """A hand on a pale wood board departs from it only faintly, but over a
     hand's area (``RefusalConfig.occlusion_faint_residual``): refused, with
