@@ -145,6 +145,12 @@ def line_area(features: SlotFeatures, points: BoolArray, *, margin: int = 0) -> 
     return ~outside
 
 
+#: How far (px, each way) a checker pasted by :func:`paste_checkers` may
+#: move to where the frame shows it: players leave checkers a little off
+#: their places.
+NUDGE = 3
+
+
 def paste_checkers(
     empty: FloatArray,
     features: SlotFeatures,
@@ -154,16 +160,26 @@ def paste_checkers(
 ) -> tuple[FloatArray, BoolArray]:
     """The empty board (h', w', 3) with a checker of the learned look pasted
     on every slot whose ``colours`` (2, 12, S) and on every bar probe whose
-    ``bar_colours`` (B,) is LIGHT or DARK, and where the pasted discs lie
-    (h', w')."""
+    ``bar_colours`` (B,) is LIGHT or DARK, each moved up to :data:`NUDGE` px
+    to where it fits the frame (``features.thumbnail``) best, and where the
+    pasted discs lie (h', w')."""
     board = np.array(empty, np.float32)
+    frame = np.pad(features.thumbnail, ((NUDGE, NUDGE), (NUDGE, NUDGE), (0, 0)), mode="edge")
     discs = np.zeros(board.shape[:2], np.bool_)
     h, w = board.shape[:2]
     inner = DISC > 0
 
+    def nudged(x0: int, y0: int, template: FloatArray) -> tuple[int, int]:
+        if x0 < 0 or y0 < 0 or x0 + PATCH > w or y0 + PATCH > h:
+            return x0, y0
+        around = frame[y0 : y0 + PATCH + 2 * NUDGE, x0 : x0 + PATCH + 2 * NUDGE]  # (the frame is padded)
+        views = np.lib.stride_tricks.sliding_window_view(around, (PATCH, PATCH), axis=(0, 1))  # (dy, dx, 3, T, T)
+        cost = (np.sqrt(((views - template.transpose(2, 0, 1)) ** 2).sum(axis=2)) * inner).sum(axis=(-2, -1))
+        dy, dx = np.unravel_index(int(cost.argmin()), cost.shape)
+        return x0 + int(dx) - NUDGE, y0 + int(dy) - NUDGE
+
     def paste(centre: FloatArray, template: FloatArray) -> None:
-        x0 = int(round(float(centre[0]))) - _HALF
-        y0 = int(round(float(centre[1]))) - _HALF
+        x0, y0 = nudged(int(round(float(centre[0]))) - _HALF, int(round(float(centre[1]))) - _HALF, template)
         xa, ya, xb, yb = max(x0, 0), max(y0, 0), min(x0 + PATCH, w), min(y0 + PATCH, h)
         if xa >= xb or ya >= yb:
             return

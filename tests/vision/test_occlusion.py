@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from tests.vision.vision_boards import START, calibrated, plain_board
-from vision.colours import EMPTY, layout_states
+from vision.colours import DISC, EMPTY, LIGHT, layout_states
 from vision.features import PATCH, measure
 from vision.geometry import rectify
-from vision.occlusion import borrowed_area, care_mask, empty_board, line_area
+from vision.occlusion import NUDGE, borrowed_area, care_mask, empty_board, line_area, paste_checkers
 
 
 def test_the_empty_board_borrows_only_where_checkers_stood() -> None:
@@ -63,3 +65,33 @@ def test_a_piles_area_reaches_past_its_line_by_the_margin_asked() -> None:
     assert wide[y, inside.min() - PATCH // 2] and wide[y, inside.max() + PATCH // 2]  # a margin on either side...
     assert not wide[y, inside.min() - PATCH // 2 - 1] and not wide[y, inside.max() + PATCH // 2 + 1]  # ... no more
     assert tight.sum() < wide.sum() and not (tight & ~wide).any()
+
+
+def test_a_checker_a_little_off_its_place_is_pasted_where_it_lies() -> None:
+    """Players leave checkers a little off their places: the checker the
+    frame is compared with moves (up to ``NUDGE`` px) to where the frame
+    shows it, so that only what no checker explains departs from it."""
+    board = plain_board("tournament")
+    calibration = calibrated(board)
+    geometry = calibration.geometry
+    assert calibration.empty_board is not None
+    features = measure(rectify(board.shoot(START, 1000).image, geometry), geometry)
+    model = calibration.colours
+    row, col, k = 0, 8, 2  # a bare point's third slot, in the board's open field
+    light, _ = model.checker_templates(features.on_board(features.slot_xy))
+    template = light[row, col, k, :, :, :3]
+    x, y = np.rint(features.slot_xy[row, col, k]).astype(int)
+    colours = np.zeros(features.slot_xy.shape[:3], np.int8)
+    colours[row, col, k] = LIGHT
+    inner = DISC > 0
+    for dx, dy in ((0, 0), (2, 0), (-1, 2), (NUDGE, -NUDGE)):
+        frame = np.array(calibration.empty_board, np.float32)
+        lies = np.zeros(frame.shape[:2], np.bool_)
+        x0, y0 = x - PATCH // 2 + dx, y - PATCH // 2 + dy
+        frame[y0 : y0 + PATCH, x0 : x0 + PATCH][inner] = template[inner]
+        lies[y0 : y0 + PATCH, x0 : x0 + PATCH] = inner
+        expected, discs = paste_checkers(
+            calibration.empty_board, replace(features, thumbnail=frame), model, colours, np.zeros(0, np.int8)
+        )
+        assert (discs == lies).all(), (dx, dy)
+        assert np.abs(expected - frame).max() < 1e-3, (dx, dy)
