@@ -19,6 +19,7 @@ from tests.vision.vision_boards import (
     random_board,
     without_junction_check,
 )
+from vision.calibration import Calibration
 from vision.colours import DARK, EMPTY, template_distance
 from vision.features import PATCH, measure
 from vision.geometry import rectify, slot_centres, to_image
@@ -676,13 +677,16 @@ def _paint(
     return out
 
 
+def _game_frame(style: str) -> tuple[Calibration, Layout, np.ndarray]:
+    """A plain ``style`` board calibrated, a position of a game, and a frame of it."""
+    board = plain_board(style)
+    layout = light_layout(*game_position(5, 8))
+    return calibrated(board), layout, board.shoot(layout, 5).image
+
+
 def test_something_within_one_checkers_room_leaves_its_point_unsure_a_bigger_thing_is_refused() -> None:
-    board = plain_board("wood")
-    calibration = calibrated(board)
+    calibration, layout, image = _game_frame("wood")
     geometry = calibration.geometry
-    position, mover = game_position(5, 8)
-    layout = light_layout(position, mover)
-    image = board.shoot(layout, 5).image
     col = next(c for c in range(12) if layout.top[c] == 0)
     x, y = slot_centres(geometry)[0, col, 1]
     pitch = geometry.pitch_px
@@ -698,11 +702,8 @@ def test_something_covering_checkers_is_refused_with_a_hint_to_straighten_them()
     after frame: the refusal names the points and, where checkers are read
     there, says to straighten them if nothing covers them (a hand that hides
     them leaves none read)."""
-    board = plain_board("wood")
-    calibration = calibrated(board)
+    calibration, layout, image = _game_frame("wood")
     geometry = calibration.geometry
-    layout = light_layout(*game_position(5, 8))
-    image = board.shoot(layout, 5).image
     pitch = geometry.pitch_px
     col = next(c for c in range(12) if 0 < abs(layout.top[c]) <= 2)
     x, y = slot_centres(geometry)[0, col, abs(layout.top[col]) + 1]  # beside the line's last checker
@@ -746,11 +747,8 @@ def test_a_hand_the_colour_of_a_pale_board_is_refused_over_a_hands_area() -> Non
     """A hand on a pale wood board departs from it only faintly, but over a
     hand's area (``RefusalConfig.occlusion_faint_residual``): refused, with
     the frame before and without."""
-    board = plain_board("red-blue")
-    calibration = calibrated(board)
+    calibration, layout, image = _game_frame("red-blue")
     geometry = calibration.geometry
-    layout = light_layout(*game_position(5, 8))
-    image = board.shoot(layout, 5).image
     clear = read_board(image, calibration)
     assert clear.refusal is None
     col = max(c for c in range(1, 12) if layout.top[c] == layout.top[c - 1] == 0)
@@ -768,11 +766,8 @@ def test_with_the_frame_before_only_what_changed_since_can_be_a_hand() -> None:
     """A fixed camera: what departs from the board but was there in the
     frame before (read then, not refused) is no hand reaching in; it leaves
     its points unsure. Something that arrived since is refused."""
-    board = plain_board("wood")
-    calibration = calibrated(board)
+    calibration, layout, image = _game_frame("wood")
     geometry = calibration.geometry
-    layout = light_layout(*game_position(5, 8))
-    image = board.shoot(layout, 5).image
     clear = read_board(image, calibration)
     assert clear.refusal is None
     col = max(c for c in range(12) if layout.top[c] == 0 and f"top {c + 1}" not in clear.uncertain)
@@ -845,13 +840,14 @@ def test_a_slot_washed_out_by_glare_now_and_at_calibration_is_unsure() -> None:
 
 
 def test_a_pile_counted_surely_is_not_taken_for_something_covering_the_board() -> None:
+    """A pile's upper layer lies over its line as no pasted checker does.
+    (Before a slot that fits a checker loosely, far from the bare point's
+    look, counted as a checker for the occlusion check, this very pile,
+    judged as a line, was refused as a hand.)"""
     board = random_board(418, "felt-green")
     calibration = calibrated(board)
     layout = light_layout(*game_position(448, 30))
     image = board.shoot(layout, 448).image
-    blind = replace(calibration, read=replace(calibration.read, pile_known=2.0))  # every pile judged
-    refused = read_board(image, blind).refusal
-    assert refused is not None and refused.reason == "hand_over_board"
     reading = read_board(image, calibration)
     assert reading.refusal is None
     piled = [i for i, v in enumerate(layout.top + layout.bottom) if abs(v) > 5]
