@@ -164,38 +164,58 @@ def paste_checkers(
     to where it fits the frame (``features.thumbnail``) best, and where the
     pasted discs lie (h', w')."""
     board = np.array(empty, np.float32)
-    frame = np.pad(features.thumbnail, ((NUDGE, NUDGE), (NUDGE, NUDGE), (0, 0)), mode="edge")
     discs = np.zeros(board.shape[:2], np.bool_)
     h, w = board.shape[:2]
     inner = DISC > 0
-
-    def nudged(x0: int, y0: int, template: FloatArray) -> tuple[int, int]:
-        if x0 < 0 or y0 < 0 or x0 + PATCH > w or y0 + PATCH > h:
-            return x0, y0
-        around = frame[y0 : y0 + PATCH + 2 * NUDGE, x0 : x0 + PATCH + 2 * NUDGE]  # (the frame is padded)
-        views = np.lib.stride_tricks.sliding_window_view(around, (PATCH, PATCH), axis=(0, 1))  # (dy, dx, 3, T, T)
-        cost = (np.sqrt(((views - template.transpose(2, 0, 1)) ** 2).sum(axis=2)) * inner).sum(axis=(-2, -1))
-        dy, dx = np.unravel_index(int(cost.argmin()), cost.shape)
-        return x0 + int(dx) - NUDGE, y0 + int(dy) - NUDGE
-
-    def paste(centre: FloatArray, template: FloatArray) -> None:
-        x0, y0 = nudged(int(round(float(centre[0]))) - _HALF, int(round(float(centre[1]))) - _HALF, template)
-        xa, ya, xb, yb = max(x0, 0), max(y0, 0), min(x0 + PATCH, w), min(y0 + PATCH, h)
-        if xa >= xb or ya >= yb:
-            return
-        mask = inner[ya - y0 : yb - y0, xa - x0 : xb - x0]
-        board[ya:yb, xa:xb][mask] = template[ya - y0 : yb - y0, xa - x0 : xb - x0][mask]
-        discs[ya:yb, xa:xb] |= mask
-
+    centres: list[FloatArray] = []
+    templates: list[FloatArray] = []
     xy = features.slot_xy
     light, dark = model.checker_templates(features.on_board(xy))
     for row, col, k in zip(*np.nonzero(colours > 0)):
         template = (light if colours[row, col, k] == LIGHT else dark)[row, col, k, :, :, :3]
-        paste(xy[row, col, k], template[::-1] if row == 1 else template)  # bottom patches are turned edge-up
+        centres.append(xy[row, col, k])
+        templates.append(template[::-1] if row == 1 else template)  # bottom patches are turned edge-up
     light, dark = model.checker_templates(features.on_board(features.bar_xy))
     for i in np.flatnonzero(bar_colours > 0):
-        paste(features.bar_xy[i], (light if bar_colours[i] == LIGHT else dark)[i, :, :, :3])
+        centres.append(features.bar_xy[i])
+        templates.append((light if bar_colours[i] == LIGHT else dark)[i, :, :, :3])
+    if not centres:
+        return board, discs
+    corners = _nudged(features.thumbnail, np.rint(np.array(centres)).astype(np.intp) - _HALF, np.array(templates))
+    for (x0, y0), template in zip(corners.tolist(), templates, strict=True):
+        xa, ya, xb, yb = max(x0, 0), max(y0, 0), min(x0 + PATCH, w), min(y0 + PATCH, h)
+        if xa >= xb or ya >= yb:
+            continue
+        mask = inner[ya - y0 : yb - y0, xa - x0 : xb - x0]
+        board[ya:yb, xa:xb][mask] = template[ya - y0 : yb - y0, xa - x0 : xb - x0][mask]
+        discs[ya:yb, xa:xb] |= mask
     return board, discs
+
+
+def _nudged(frame: FloatArray, corners: npt.NDArray[np.intp], templates: FloatArray) -> npt.NDArray[np.intp]:
+    """The top-left corners (N, 2) x, y of checkers ``templates`` (N, T, T, 3)
+    whose patches start at ``corners``, each moved up to :data:`NUDGE` px to
+    where its disc fits ``frame`` (h', w', 3) best (those not wholly on the
+    board stay)."""
+    h, w = frame.shape[:2]
+    inside = (corners >= 0).all(axis=1) & (corners[:, 0] + PATCH <= w) & (corners[:, 1] + PATCH <= h)
+    if not inside.any():
+        return corners
+    padded = np.pad(frame, ((NUDGE, NUDGE), (NUDGE, NUDGE), (0, 0)), mode="edge")
+    reach = np.arange(PATCH + 2 * NUDGE)
+    x0, y0 = corners[inside, 0], corners[inside, 1]
+    around = padded[(y0[:, None] + reach)[:, :, None], (x0[:, None] + reach)[:, None, :]]  # (n, T+2N, T+2N, 3)
+    looks = templates[inside]
+    cost = np.empty((len(x0), 2 * NUDGE + 1, 2 * NUDGE + 1), np.float32)
+    for dy in range(2 * NUDGE + 1):
+        for dx in range(2 * NUDGE + 1):
+            diff = around[:, dy : dy + PATCH, dx : dx + PATCH] - looks
+            cost[:, dy, dx] = (np.sqrt(np.einsum("nijc,nijc->nij", diff, diff)) * (DISC > 0)).sum(axis=(1, 2))
+    best = cost.reshape(len(x0), -1).argmin(axis=1)
+    moved = corners.copy()
+    moved[inside, 0] += best % (2 * NUDGE + 1) - NUDGE
+    moved[inside, 1] += best // (2 * NUDGE + 1) - NUDGE
+    return moved
 
 
 def _local_mean(values: FloatArray, weights: FloatArray, sigma: float) -> FloatArray:
