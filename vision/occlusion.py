@@ -206,11 +206,12 @@ def _nudged(frame: FloatArray, corners: npt.NDArray[np.intp], templates: FloatAr
     x0, y0 = corners[inside, 0], corners[inside, 1]
     around = padded[(y0[:, None] + reach)[:, :, None], (x0[:, None] + reach)[:, None, :]]  # (n, T+2N, T+2N, 3)
     looks = templates[inside]
+    inner = DISC > 0
     cost = np.empty((len(x0), 2 * NUDGE + 1, 2 * NUDGE + 1), np.float32)
     for dy in range(2 * NUDGE + 1):
         for dx in range(2 * NUDGE + 1):
             diff = around[:, dy : dy + PATCH, dx : dx + PATCH] - looks
-            cost[:, dy, dx] = (np.sqrt(np.einsum("nijc,nijc->nij", diff, diff)) * (DISC > 0)).sum(axis=(1, 2))
+            cost[:, dy, dx] = (np.sqrt(np.einsum("nijc,nijc->nij", diff, diff)) * inner).sum(axis=(1, 2))
     best = cost.reshape(len(x0), -1).argmin(axis=1)
     moved = corners.copy()
     moved[inside, 0] += best % (2 * NUDGE + 1) - NUDGE

@@ -85,7 +85,8 @@ class ReadConfig:
     occluded_slots: int = 2
     #: A slot read as a checker counts as one only within this many spreads
     #: of a checker's look (to tell them apart; to explain the frame, in
-    #: the checker's own spread).
+    #: the checker's own spread, also within ``unexplained_spreads`` where
+    #: it lies twice that from the bare point's look).
     checker_fit_spreads: float = 3.0
     #: The slot past a checker is judged by its far half alone (its near
     #: half may lie under that checker's shadow or side) where that half's
@@ -766,7 +767,7 @@ def read_rectified(
         loose |= unsure
     confidence = np.where(loose, np.minimum(confidence, config.loose_confidence), confidence).astype(np.float32)
     unsure_piles = (np.abs(counts) > LINE) & (pile_confidence < config.confident)
-    counts = _counted_long(counts, confidence, unsure_piles, off, config=config)
+    counts = _counted_long(counts, confidence, unsure_piles, borne_off, config=config)
     uncertain = [point_name(r, c) for r in range(2) for c in range(12) if confidence[r, c] < config.confident]
     if bar.confidence < config.confident:
         uncertain.append("bar")
@@ -803,20 +804,19 @@ def _counted_long(
     counts: npt.NDArray[np.int64],
     confidence: FloatArray,
     unsure_piles: BoolArray,
-    off: Off | None,
+    borne_off: dict[int, int],
     *,
     config: ReadConfig,
 ) -> npt.NDArray[np.int64]:
     """``counts`` (2, 12), where the points seem to hold more checkers of
     a colour than a side has (B4: ``config.checkers``, less those the tray
-    holds surely; the bar holds no more than they leave) and one pile of
+    holds surely, ``borne_off``; the bar holds no more than they leave) and one pile of
     that colour is counted unsurely (``unsure_piles``, (2, 12)), with that
     pile counted shorter by as many, no shorter than its line: it is the
     one counted long. Not where another point of that colour is read less
     surely than ``config.recount_doubt``: the checker too many may be
     there. Its confidence stays as it was."""
     counts = counts.copy()
-    borne_off = _borne_off(off)
     for colour, sign in ((LIGHT, 1), (DARK, -1)):
         mine = counts * sign
         piles = unsure_piles & (mine > LINE)

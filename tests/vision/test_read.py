@@ -28,6 +28,7 @@ from vision.read import (
     ReadConfig,
     Reading,
     _Bar,
+    _borne_off,
     _check_covered,
     _check_too_many,
     _counted_long,
@@ -298,7 +299,7 @@ def test_a_pile_counted_unsurely_is_counted_long_where_a_side_seems_to_have_too_
         piles: np.ndarray = piles,
         off: Off | None = None,
     ) -> list[int]:
-        seen = _counted_long(counts, confidence, piles, off, config=config)
+        seen = _counted_long(counts, confidence, piles, _borne_off(off), config=config)
         return [int(seen[0, 11]), int(seen[1, 11])]
 
     # the pile of nine holds seven; the light checkers missing may be on
