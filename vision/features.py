@@ -19,6 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.geometry import BoardGeometry, Image, bar_slot_centres, slot_centres
+from vision.relight import light_factor, relit
 
 FloatArray = npt.NDArray[np.float32]
 
@@ -28,6 +29,9 @@ PATCH = 9
 CHANNELS = 4
 #: Junctions measured along a line (between its five checkers).
 JUNCTIONS = 4
+#: How far (thumbnail px) the light field is smoothed (:mod:`vision.relight`):
+#: over a person's shadow, not a hand's.
+RELIGHT_SIGMA = 3.0 * PATCH
 #: Scale of the edge channel against colour.
 EDGE_WEIGHT = 0.1
 #: Where a pile's upper layer is looked for: each junction moved by up to a
@@ -118,8 +122,10 @@ def _patches(small: FloatArray, centres: FloatArray, scale: float) -> FloatArray
     return np.asarray(out, np.float32).reshape(*lead, PATCH, PATCH, CHANNELS)
 
 
-def measure(rectified: Image, geometry: BoardGeometry) -> SlotFeatures:
-    """Slot patches of a rectified board (height, width, 3) BGR uint8."""
+def measure(rectified: Image, geometry: BoardGeometry, *, empty: FloatArray | None = None) -> SlotFeatures:
+    """Slot patches of a rectified board (height, width, 3) BGR uint8;
+    with ``empty``, the calibration's thumbnail of the empty board, put
+    back under the calibration's light first (:mod:`vision.relight`)."""
     lab = to_lab(rectified)
     scale = PATCH / geometry.pitch_px
     height, width = lab.shape[:2]
@@ -132,6 +138,8 @@ def measure(rectified: Image, geometry: BoardGeometry) -> SlotFeatures:
         cv2.resize(lab, (max(1, round(width * scale)), max(1, round(height * scale))), interpolation=cv2.INTER_AREA),
         np.float32,
     )
+    if empty is not None and empty.shape == small.shape[:2] + (3,):
+        small = relit(small, light_factor(small[..., :3], empty, sigma=RELIGHT_SIGMA))
     # pixel centres: rectified x maps to x * scale - 0.5 + 0.5 * scale in the small image
     shift = 0.5 * scale - 0.5
     centres = slot_centres(geometry)

@@ -709,7 +709,7 @@ def read_rectified(
         refusal = check_cup(rectified, geometry, reference=reference, config=refusal_config)
     if refusal is not None:
         return refused_reading(refusal, geometry, rectified)
-    features = measure(rectified, geometry)
+    features = measure(rectified, geometry, empty=empty)
     if model is None:
         model = learn_from_image(features)
     prob, slot_z, explained, doubtful = slot_z_scores(features, model, config=config)

@@ -15,6 +15,7 @@ import numpy.typing as npt
 
 from vision.cups import Circle, points_under, round_things, unknown_round_things
 from vision.geometry import BoardGeometry, Image
+from vision.relight import same_surface
 
 FloatArray = npt.NDArray[np.float32]
 
@@ -283,8 +284,11 @@ def check_board_moved(
     # a hand or an arm reaching in crosses the frame: a few neighbouring
     # samples just outside the playing area that changed a lot (not along
     # the sides beside the lines of the points there: their checkers may lie
-    # over the edge, now or at calibration)
-    changed = np.linalg.norm(outside - ref_outside, axis=1) > config.frame_crossing
+    # over the edge, now or at calibration), and not only as a shadow or a
+    # lamp would change them (the frame's own colour in other light)
+    changed = (np.linalg.norm(outside - ref_outside, axis=1) > config.frame_crossing) & ~same_surface(
+        outside, ref_outside
+    )
     # a side that changed all along was relit, or something lay along it at
     # calibration (a sleeve, a broadcast's caption): no hand reaches that far
     relit_side = changed.reshape(4, n).mean(axis=1) >= config.frame_side_changed
@@ -293,9 +297,8 @@ def check_board_moved(
         # inner rim (the camera sees its side); a hand reaching in crosses
         # the frame farther out as well
         _, far, _ = outline_profile(image, geometry, reach=_FRAME_REACH)
-        far_changed = (
-            np.linalg.norm(far - np.asarray(reference["outline_far"], np.float32), axis=1) > config.frame_crossing
-        )
+        ref_far = np.asarray(reference["outline_far"], np.float32)
+        far_changed = (np.linalg.norm(far - ref_far, axis=1) > config.frame_crossing) & ~same_surface(far, ref_far)
         changed[:n] &= far_changed[:n]
         changed[2 * n : 3 * n] &= far_changed[2 * n : 3 * n]
     changed[n : 2 * n] &= middle[n : 2 * n]

@@ -22,7 +22,7 @@ from tests.vision.vision_boards import (
 from vision.calibration import Calibration
 from vision.colours import DARK, EMPTY, template_distance
 from vision.features import PATCH, measure
-from vision.geometry import rectify, slot_centres, to_image
+from vision.geometry import BoardGeometry, rectify, slot_centres, to_image
 from vision.layout import Layout
 from vision.read import (
     ReadConfig,
@@ -659,6 +659,52 @@ def test_a_side_of_the_frame_changed_all_along_was_relit_not_crossed(wood: tuple
     assert check_board_moved(band(-0.05 * height, 1.05 * height), geometry, reference=reference, config=config) is None
     crossed = check_board_moved(band(0.35 * height, 0.65 * height), geometry, reference=reference, config=config)
     assert crossed is not None and crossed.reason == "hand_over_board"
+
+
+def test_a_shadow_across_the_frame_is_no_arm(wood: tuple[object, object, np.ndarray]) -> None:
+    """A shadow over the middle of a side of the frame, where an arm reaching
+    in is seen (above), darkens the wood but keeps its colour: no arm."""
+    _, calibration, image = wood
+    geometry = calibration.geometry  # type: ignore[attr-defined]
+    width, height = geometry.size
+    corners = np.array(
+        [
+            [width * 0.9, 0.35 * height],
+            [width * 1.3, 0.35 * height],
+            [width * 1.3, 0.65 * height],
+            [width * 0.9, 0.65 * height],
+        ],
+        np.float32,
+    )
+    area = np.zeros(image.shape[:2], np.uint8)
+    cv2.fillConvexPoly(area, np.rint(to_image(geometry, corners)).astype(np.int32), 1)
+    shade = cv2.GaussianBlur(area.astype(np.float32), (0, 0), 3)
+    shaded = np.asarray(np.clip(image * (1 - (1 - 0.4 ** (1 / 2.2)) * shade)[..., None], 0, 255), np.uint8)
+    config = calibration.refusal  # type: ignore[attr-defined]
+    assert check_board_moved(shaded, geometry, reference=calibration.reference, config=config) is None  # type: ignore[attr-defined]
+
+
+def _in_shadow(image: np.ndarray, geometry: BoardGeometry, *, light: float) -> np.ndarray:
+    """``image`` with a person's shadow over the right part of the board and
+    its frame: the linear light scaled by ``light``, its edge soft over a
+    checker's width."""
+    x = to_image(geometry, np.array([[0.55 * geometry.size[0], 0.0]], np.float32))[0, 0]
+    soft = geometry.pitch_px
+    ramp = np.clip((np.arange(image.shape[1], dtype=np.float32) - x) / soft + 0.5, 0, 1)
+    scale = (1 - (1 - light) * ramp) ** (1 / 2.2)  # linear light to sRGB
+    return np.asarray(np.clip(image * scale[None, :, None], 0, 255), np.uint8)
+
+
+@pytest.mark.parametrize("style", ["wood", "felt-green", "tournament"])
+def test_a_players_shadow_over_the_board_is_read_through_not_taken_for_a_hand(style: str) -> None:
+    """Light that changed since calibration (a player leaning over the board,
+    the evening) is put back as it was before the frame is read: the shadow
+    is neither a hand over the board nor an arm across its frame."""
+    calibration, layout, image = _game_frame(style)
+    for light in (0.6, 0.5):
+        reading = read_board(_in_shadow(image, calibration.geometry, light=light), calibration)
+        assert reading.refusal is None, (light, reading.refusal)
+        assert _right(reading, layout) >= 23, light
 
 
 def _paint(

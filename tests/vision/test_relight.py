@@ -1,0 +1,62 @@
+"""Light that changed since calibration: the light field measured on the
+bare board, the frame put back under the calibration's light, and a
+shadow over the frame told from an arm."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.relight import MAX_FACTOR, light_factor, relit, same_surface
+
+
+def _lab(bgr: np.ndarray) -> np.ndarray:
+    return np.asarray(cv2.cvtColor(bgr, cv2.COLOR_BGR2Lab), np.float32)
+
+
+def _board(height: int = 60, width: int = 90) -> np.ndarray:
+    """A striped felt board (green and cream points), BGR."""
+    image = np.zeros((height, width, 3), np.uint8)
+    for x0 in range(0, width, 10):
+        image[:, x0 : x0 + 10] = (60, 140, 40) if (x0 // 10) % 2 else (170, 215, 230)
+    return image
+
+
+def _shaded(image: np.ndarray, light: np.ndarray) -> np.ndarray:
+    """``image`` under ``light`` (h, w): linear light scaled, as a shadow does."""
+    linear = (image.astype(np.float32) / 255) ** 2.2 * light[..., None]
+    return np.asarray(np.clip(linear ** (1 / 2.2) * 255, 0, 255), np.uint8)
+
+
+def test_a_shadow_over_the_bare_board_is_measured_and_taken_away() -> None:
+    board = _board()
+    light = np.ones(board.shape[:2], np.float32)
+    light[:, 45:] = 0.45  # a person's shadow over the right half
+    light = np.asarray(cv2.GaussianBlur(light, (0, 0), 4), np.float32)
+    frame, empty = _lab(_shaded(board, light)), _lab(board)
+    factor = light_factor(frame, empty, sigma=6)
+    expected = np.clip((1 / light) ** (1 / 3), 1, MAX_FACTOR)
+    assert np.abs(factor[:, :30] - 1).max() < 0.02  # in the light: left alone
+    assert np.abs(factor[:, 65:] - expected[:, 65:]).max() < 0.05
+    before = np.linalg.norm(frame[:, 65:] - empty[:, 65:], axis=-1)
+    after = np.linalg.norm(relit(frame, factor)[:, 65:] - empty[:, 65:], axis=-1)
+    assert (after < 0.2 * before).all()  # what a change of light of a few per cent leaves stays
+
+
+def test_checkers_on_the_board_do_not_pass_for_a_change_of_light() -> None:
+    board, frame = _board(), _board()
+    frame[10:20, 10:20] = (30, 30, 30)  # dark checkers on a green and a cream point
+    frame[30:40, 50:60] = (35, 30, 30)
+    factor = light_factor(_lab(frame), _lab(board), sigma=6)
+    assert np.abs(factor - 1).max() < 0.02
+
+
+def test_a_shadow_over_the_frame_is_the_same_surface_an_arm_is_not() -> None:
+    wood = np.array([[[60, 120, 180]]], np.uint8)  # BGR
+    frame = _lab(wood)[0]
+    shadow = _lab(_shaded(wood, np.full((1, 1), 0.4, np.float32)))[0]
+    skin = _lab(np.array([[[150, 175, 225]]], np.uint8))[0]
+    sleeve = _lab(np.array([[[40, 40, 45]]], np.uint8))[0]
+    assert same_surface(shadow, frame).all()
+    assert not same_surface(skin, frame).any()
+    assert not same_surface(sleeve, frame).any()

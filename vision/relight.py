@@ -1,0 +1,93 @@
+"""Light that changed since calibration: a shadow, a lamp, the evening.
+
+A camera with its exposure locked (issue 5) sees the board darker where a
+player leans over it and casts a shadow, and all over as daylight fades.
+Less light scales a surface's linear colour; in Lab that scales ``L + 16``
+(CIE units) and the chroma ``a``, ``b`` by one factor, the cube root of the
+light's. The calibration's empty board shows every bare place under the
+light it had: where the frame shows the same chroma so scaled, the board
+is bare there and only the light changed, and the factor is measured.
+Smoothed over the board, it gives the light field, and the frame is put
+back under the calibration's light before it is read.
+
+The light field is smoothed over three checker pitches (see
+:data:`vision.features.RELIGHT_SIGMA`): a person's shadow over the board
+is taken away, but a hand's own shadow beside it, smaller, mostly stays,
+and :mod:`vision.occlusion` still sees it with the hand.
+
+The factor is bounded (``MIN_FACTOR``..``MAX_FACTOR``): a dark sleeve over
+the board is no shadow, and what the bound leaves of it still departs from
+the empty board (:mod:`vision.occlusion`).
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+FloatArray = npt.NDArray[np.float32]
+
+#: ``L + 16`` in CIE units, in OpenCV's 8-bit Lab scale (L 0..255).
+_L_OFFSET = 16 * 255 / 100
+#: The factor on ``L + 16`` and the chroma: the frame up to this much brighter ...
+MIN_FACTOR = 0.9
+#: ... and this much darker than the calibration (a third of its light or so).
+MAX_FACTOR = 1.45
+#: A bare place keeps its chroma within this (Lab) once the factor is applied.
+CHROMA_TOLERANCE = 8.0
+#: ... and its factor within this share of the light field's first estimate.
+FACTOR_TOLERANCE = 0.08
+#: Changes of light smaller than this share are left alone (noise, a checker's shade).
+DEADBAND = 0.03
+
+
+def _factor(frame: FloatArray, empty: FloatArray) -> FloatArray:
+    """(h, w) the factor on ``L + 16`` that takes ``frame`` to ``empty`` per pixel."""
+    return np.asarray((empty[..., 0] + _L_OFFSET) / np.maximum(frame[..., 0] + _L_OFFSET, 1.0), np.float32)
+
+
+def _smooth(values: FloatArray, weights: FloatArray, sigma: float) -> tuple[FloatArray, FloatArray]:
+    """The ``weights``-weighted Gaussian mean of ``values`` and the weights' own mean."""
+    w = cv2.GaussianBlur(weights, (0, 0), sigma)
+    v = cv2.GaussianBlur(values * weights, (0, 0), sigma)
+    return np.asarray(v / np.maximum(w, 1e-6), np.float32), np.asarray(w, np.float32)
+
+
+def light_factor(frame: FloatArray, empty: FloatArray, *, sigma: float) -> FloatArray:
+    """(h, w) the light field: the factor on ``L + 16`` and the chroma that
+    puts ``frame`` (h, w, 3) Lab back under the light of ``empty`` (the
+    calibration's empty board, same size), smoothed over ``sigma`` px;
+    1 where nothing bare shows nearby."""
+    factor = np.clip(_factor(frame, empty), MIN_FACTOR, MAX_FACTOR)
+    chroma = np.abs((frame[..., 1:] - 128) * factor[..., None] - (empty[..., 1:] - 128)).max(axis=-1)
+    bare = (chroma < CHROMA_TOLERANCE).astype(np.float32)
+    log_factor = np.log(factor)
+    first, weight = _smooth(log_factor, bare, sigma)
+    # a second look, with only the places whose factor is near the first
+    # estimate (a checker the chroma of the board under it is no bare place)
+    bare *= (np.abs(log_factor - first) < FACTOR_TOLERANCE).astype(np.float32)
+    second, weight = _smooth(log_factor, bare, sigma)
+    second = np.where(weight > 0.05, second, 0.0)
+    field = np.exp(second)
+    field = 1 + np.sign(field - 1) * np.maximum(np.abs(field - 1) - DEADBAND, 0)
+    return np.asarray(np.clip(field, MIN_FACTOR, MAX_FACTOR), np.float32)
+
+
+def relit(frame: FloatArray, factor: FloatArray) -> FloatArray:
+    """``frame`` (h, w, C) Lab (and further channels of lightness edges) under the light ``factor`` (h, w)."""
+    out = frame.copy()
+    out[..., 0] = (frame[..., 0] + _L_OFFSET) * factor - _L_OFFSET
+    out[..., 1:3] = (frame[..., 1:3] - 128) * factor[..., None] + 128
+    if frame.shape[-1] > 3:
+        out[..., 3:] = frame[..., 3:] * factor[..., None]
+    return out
+
+
+def same_surface(colour: FloatArray, reference: FloatArray) -> npt.NDArray[np.bool_]:
+    """(n,) whether each ``colour`` (n, 3) Lab is its ``reference`` (n, 3)
+    under other light: within the factor's bounds, and with the chroma the
+    factor predicts (a shadow over the board's frame is no arm)."""
+    factor = _factor(colour, reference)
+    chroma = np.abs((colour[:, 1:] - 128) * factor[:, None] - (reference[:, 1:] - 128)).max(axis=-1)
+    return np.asarray((factor >= MIN_FACTOR) & (factor <= MAX_FACTOR) & (chroma < CHROMA_TOLERANCE), np.bool_)
