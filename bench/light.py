@@ -1,0 +1,147 @@
+"""Reading and judging when the light changed since calibration.
+
+A camera's exposure is locked at calibration (issue 5), so the frames get
+darker where a player leans over the board and casts a shadow, and all over
+as the daylight fades. The boards are those of ``bench/vision.py`` (each
+random style, camera, light and lens, calibrated with a photo of the empty
+board too); each photo is read as rendered, under a person's shadow (the
+linear light scaled by 0.35 to 0.7 beyond a random line, its edge soft over
+half a checker to three), and all darker (0.6 to 0.8). The judge compares
+the photo after a random legal play with the frame before it, taken in the
+calibration's light: the light changed between the two. Run::
+
+    python bench/light.py                  # 40 boards, 5 photos each (about 5 minutes)
+    python bench/light.py --boards 100 --seed 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import random
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))  # bench/vision.py's name would shadow the vision package
+
+from engine.dice import Dice  # noqa: E402
+from engine.legal import legal_plays  # noqa: E402
+from vision.geometry import to_image  # noqa: E402
+from vision.layout import Layout  # noqa: E402
+from vision.read import read_board  # noqa: E402
+
+_spec = importlib.util.spec_from_file_location("vision_bench", HERE / "vision.py")
+assert _spec is not None and _spec.loader is not None
+vision_bench = sys.modules["vision_bench"] = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(vision_bench)
+
+Relight = Callable[[np.ndarray], np.ndarray]
+
+
+def _under(image: np.ndarray, light: np.ndarray) -> np.ndarray:
+    """``image`` (BGR uint8, sRGB) with its linear light scaled by ``light`` (h, w)."""
+    linear = (image.astype(np.float32) / 255) ** 2.2 * light[..., None]
+    return np.asarray(np.clip(linear ** (1 / 2.2) * 255, 0, 255), np.uint8)
+
+
+def shadow_over(board: object, rng: np.random.Generator) -> Relight:
+    """A person's shadow over part of ``board`` (a :class:`vision_bench.Board`): beyond
+    a random line through the playing area, the light scaled by 0.35 to 0.7."""
+    geometry = board.calibration.geometry  # type: ignore[attr-defined]
+    width, height = geometry.size
+    centre = to_image(
+        geometry, np.array([[rng.uniform(0.2, 0.8) * width, rng.uniform(0.2, 0.8) * height]], np.float32)
+    )[0]
+    angle = rng.uniform(0, 2 * np.pi)
+    depth = rng.uniform(0.35, 0.7)
+    pitch = float(np.ptp(np.asarray(geometry.corners)[:, 0])) / width * geometry.pitch_px  # image px
+    soft = rng.uniform(0.5, 3.0) * pitch
+
+    def relight(image: np.ndarray) -> np.ndarray:
+        ys, xs = np.mgrid[0 : image.shape[0], 0 : image.shape[1]].astype(np.float32)
+        along = (xs - centre[0]) * np.cos(angle) + (ys - centre[1]) * np.sin(angle)
+        beyond = np.clip(along / soft + 0.5, 0, 1)
+        return _under(image, 1 - (1 - depth) * beyond)
+
+    return relight
+
+
+def dimmed(rng: np.random.Generator) -> Relight:
+    """The whole scene darker: the linear light scaled by 0.6 to 0.8 (the evening)."""
+    light = rng.uniform(0.6, 0.8)
+    return lambda image: _under(image, np.full(image.shape[:2], light, np.float32))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--boards", type=int, default=40, help="boards drawn (default 40)")
+    parser.add_argument("--per-board", type=int, default=5, help="photos per board (default 5)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the boards (those of bench/vision.py)")
+    parser.add_argument("--show-errors", action="store_true", help="print every legal move called illegal")
+    args = parser.parse_args(argv)
+    cv2.setNumThreads(1)
+    started = time.perf_counter()
+    kinds = ("as rendered", "a person's shadow", "all darker")
+    figures: dict[str, Counter[str]] = {kind: Counter() for kind in kinds}
+    for drawn in range(1, args.boards + 1):
+        np_rng = np.random.default_rng([args.seed, drawn])
+        rng = random.Random(args.seed * 1_000_003 + drawn)
+        board = vision_bench.make_board(np_rng, empty_photo=True)
+        if board is None:
+            continue
+        for _ in range(args.per_board):
+            position, mover = vision_bench.random_game(rng, rng.randint(0, 60))
+            truth: Layout = vision_bench.light_layout(position, mover)
+            before = vision_bench.shoot(board, truth, np_rng)
+            dice = Dice(rng.randint(1, 6), rng.randint(1, 6))
+            chosen = rng.choice(legal_plays(position, dice))
+            after = vision_bench.shoot(board, vision_bench.light_layout(chosen.after, mover), np_rng)
+            light_rng = np.random.default_rng([args.seed, drawn, figures[kinds[0]]["photos"]])
+            changes: dict[str, Relight] = {
+                kinds[0]: lambda image: image,
+                kinds[1]: shadow_over(board, light_rng),
+                kinds[2]: dimmed(light_rng),
+            }
+            for kind, relight in changes.items():
+                counted = figures[kind]
+                counted["photos"] += 1
+                reading = read_board(relight(before), board.calibration)
+                if reading.refusal is not None:
+                    counted["read refused"] += 1
+                else:
+                    seen = reading.layout()
+                    counted["points read"] += 24
+                    counted["points right"] += sum(
+                        a == b for a, b in zip(seen.top + seen.bottom, truth.top + truth.bottom, strict=True)
+                    )
+                verdict = vision_bench.judge_shot(board, position, dice, mover, relight(after), before)
+                right = verdict.verdict == "legal" and verdict.play is not None and verdict.play.after == chosen.after
+                counted[
+                    "identified" if right else ("wrong play" if verdict.verdict == "legal" else verdict.verdict)
+                ] += 1
+                if verdict.verdict == "illegal" and args.show_errors:
+                    print(f"  {kind}: {board.style.name} played {chosen.play}, called illegal", file=sys.stderr)
+        print(f"  board {drawn}/{args.boards}", file=sys.stderr, flush=True)
+    print(f"light bench: seed {args.seed}, {args.boards} boards, {time.perf_counter() - started:.0f} s")
+    print("  the photo read alone; the move judged against the frame before it, taken in the calibration's light")
+    for kind, counted in figures.items():
+        photos = max(counted["photos"], 1)
+        read = max(counted["points read"], 1)
+        print(
+            f"  {kind:18} {counted['photos']} photos: read refused {100 * counted['read refused'] / photos:5.1f} %, "
+            f"points right where read {100 * counted['points right'] / read:6.2f} %; judged: identified "
+            f"{100 * counted['identified'] / photos:5.1f} %, refused {100 * counted['refused'] / photos:5.1f} %, "
+            f"legal called illegal {counted['illegal']}, the wrong play {counted['wrong play']}"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
