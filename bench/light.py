@@ -84,7 +84,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--boards", type=int, default=40, help="boards drawn (default 40)")
     parser.add_argument("--per-board", type=int, default=5, help="photos per board (default 5)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the boards (those of bench/vision.py)")
-    parser.add_argument("--show-errors", action="store_true", help="print every legal move called illegal")
+    parser.add_argument(
+        "--show-errors", action="store_true", help="print every photo refused and every move not identified"
+    )
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     started = time.perf_counter()
@@ -115,6 +117,8 @@ def main(argv: list[str] | None = None) -> int:
                 reading = read_board(relight(before), board.calibration)
                 if reading.refusal is not None:
                     counted["read refused"] += 1
+                    if args.show_errors:
+                        print(f"  {kind}: {board.style.name} photo refused: {reading.refusal.message}", file=sys.stderr)
                 else:
                     seen = reading.layout()
                     counted["points read"] += 24
@@ -126,8 +130,11 @@ def main(argv: list[str] | None = None) -> int:
                 counted[
                     "identified" if right else ("wrong play" if verdict.verdict == "legal" else verdict.verdict)
                 ] += 1
-                if verdict.verdict == "illegal" and args.show_errors:
-                    print(f"  {kind}: {board.style.name} played {chosen.play}, called illegal", file=sys.stderr)
+                if not right and args.show_errors:
+                    why = verdict.refusal.message if verdict.refusal else "; ".join(map(str, verdict.contradictions))
+                    print(
+                        f"  {kind}: {board.style.name} played {chosen.play}, {verdict.verdict}: {why}", file=sys.stderr
+                    )
         print(f"  board {drawn}/{args.boards}", file=sys.stderr, flush=True)
     print(f"light bench: seed {args.seed}, {args.boards} boards, {time.perf_counter() - started:.0f} s")
     print("  the photo read alone; the move judged against the frame before it, taken in the calibration's light")

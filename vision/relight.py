@@ -38,8 +38,11 @@ MAX_FACTOR = 1.45
 CHROMA_TOLERANCE = 8.0
 #: ... and its factor within this share of the light field's first estimate.
 FACTOR_TOLERANCE = 0.08
-#: Changes of light smaller than this share are left alone (noise, a checker's shade).
+#: Changes of light smaller than this share are left alone (noise, a checker's
+#: shade), and larger ones are taken back by this much less.
 DEADBAND = 0.03
+#: Where less than this share of the neighbourhood shows the bare board, the light is left as it was.
+MIN_BARE = 0.05
 
 
 def _factor(frame: FloatArray, empty: FloatArray) -> FloatArray:
@@ -63,12 +66,12 @@ def light_factor(frame: FloatArray, empty: FloatArray, *, sigma: float) -> Float
     chroma = np.abs((frame[..., 1:] - 128) * factor[..., None] - (empty[..., 1:] - 128)).max(axis=-1)
     bare = (chroma < CHROMA_TOLERANCE).astype(np.float32)
     log_factor = np.log(factor)
-    first, weight = _smooth(log_factor, bare, sigma)
+    first, _ = _smooth(log_factor, bare, sigma)
     # a second look, with only the places whose factor is near the first
     # estimate (a checker the chroma of the board under it is no bare place)
     bare *= (np.abs(log_factor - first) < FACTOR_TOLERANCE).astype(np.float32)
     second, weight = _smooth(log_factor, bare, sigma)
-    second = np.where(weight > 0.05, second, 0.0)
+    second = np.where(weight > MIN_BARE, second, 0.0)
     field = np.exp(second)
     field = 1 + np.sign(field - 1) * np.maximum(np.abs(field - 1) - DEADBAND, 0)
     return np.asarray(np.clip(field, MIN_FACTOR, MAX_FACTOR), np.float32)
