@@ -17,7 +17,6 @@ calibration's light: the light changed between the two. Run::
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import random
 import sys
 import time
@@ -31,16 +30,13 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))  # bench/vision.py's name would shadow the vision package
 
+from boards import vision_bench  # noqa: E402  (bench/boards.py, beside this file)
+
 from engine.dice import Dice  # noqa: E402
 from engine.legal import legal_plays  # noqa: E402
 from vision.geometry import to_image  # noqa: E402
 from vision.layout import Layout  # noqa: E402
 from vision.read import read_board  # noqa: E402
-
-_spec = importlib.util.spec_from_file_location("vision_bench", HERE / "vision.py")
-assert _spec is not None and _spec.loader is not None
-vision_bench = sys.modules["vision_bench"] = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(vision_bench)
 
 Relight = Callable[[np.ndarray], np.ndarray]
 

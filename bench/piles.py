@@ -15,7 +15,6 @@ where a change to pile counting shows. Run::
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import random
 import sys
 import time
@@ -28,13 +27,10 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))  # bench/vision.py's name would shadow the vision package
 
+from boards import vision_bench  # noqa: E402  (bench/boards.py, beside this file)
+
 from vision.layout import Layout  # noqa: E402
 from vision.read import read_board  # noqa: E402
-
-_spec = importlib.util.spec_from_file_location("vision_bench", HERE / "vision.py")
-assert _spec is not None and _spec.loader is not None
-vision_bench = sys.modules["vision_bench"] = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(vision_bench)
 
 PILES = range(5, 10)
 
