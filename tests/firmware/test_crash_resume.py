@@ -39,7 +39,8 @@ def _demo(journal: Path) -> list[str]:
 
 def test_crash_resume_after_sigkill_mid_game(tmp_path: Path) -> None:
     journal = tmp_path / "journal.jsonl"
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    # TMPDIR: a killed demo cannot remove its scratch folder; keep it in the test's own.
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "TMPDIR": str(tmp_path)}
     first = subprocess.Popen(_demo(journal), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
     _kill_after(first, journal, lines=20)
 
