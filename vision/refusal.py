@@ -13,6 +13,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision.captions import caption_boxes, inside
 from vision.cups import Circle, points_under, round_things, unknown_round_things
 from vision.geometry import BoardGeometry, Image
 from vision.relight import same_surface
@@ -120,12 +121,10 @@ def exposure(rectified: Image) -> tuple[float, float, float]:
     return float(np.median(grey)), float(np.percentile(grey, 95)), clipped
 
 
-def outline_profile(
-    image: Image, geometry: BoardGeometry, *, reach: float = 1.0
-) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """Samples along the playing area's outline in the camera frame: (n,)
-    colour contrast across the edge, and (n, 3) the Lab colour just outside
-    and just inside it (``reach`` times the usual distance away)."""
+def outline_points(geometry: BoardGeometry, *, reach: float = 1.0) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Where the outline is sampled in the camera frame: (n, 2) points on the
+    playing area's outline, and just outside and just inside it (``reach``
+    times the usual distance away)."""
     from vision.geometry import to_image
 
     width, height = geometry.size
@@ -140,8 +139,16 @@ def outline_profile(
     normal = np.concatenate([np.tile(np.array(n, np.float32), (len(e), 1)) for e, n in edges])
     scale = width / max(np.ptp(np.asarray(geometry.corners)[:, 0]), 1.0)
     step = _OUTLINE_STEP_PX * float(scale) * reach
-    outside = to_image(geometry, on + normal * step)
-    inside = to_image(geometry, on - normal * step)
+    return to_image(geometry, on), to_image(geometry, on + normal * step), to_image(geometry, on - normal * step)
+
+
+def outline_profile(
+    image: Image, geometry: BoardGeometry, *, reach: float = 1.0
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Samples along the playing area's outline in the camera frame: (n,)
+    colour contrast across the edge, and (n, 3) the Lab colour just outside
+    and just inside it (``reach`` times the usual distance away)."""
+    _, outside, inside = outline_points(geometry, reach=reach)
     h, w = image.shape[:2]
 
     def sample(points: FloatArray) -> FloatArray:
@@ -154,6 +161,15 @@ def outline_profile(
 
     out, inn = sample(outside), sample(inside)
     return np.linalg.norm(out - inn, axis=1).astype(np.float32), out, inn
+
+
+def captioned(image: Image, geometry: BoardGeometry) -> npt.NDArray[np.bool_]:
+    """The outline's samples (n,) that a broadcast's caption covers, just
+    outside the playing area or farther out (:mod:`vision.captions`)."""
+    on, outside, _ = outline_points(geometry)
+    _, far, _ = outline_points(geometry, reach=_FRAME_REACH)
+    boxes = caption_boxes(image, on)
+    return inside(outside, boxes) | inside(far, boxes)
 
 
 def reference_of(
@@ -177,6 +193,7 @@ def reference_of(
         "outline_outside": np.round(outside, 2).tolist(),
         "outline_inside": np.round(inside, 2).tolist(),
         "outline_far": np.round(far, 2).tolist(),
+        "outline_captioned": captioned(image, geometry).tolist(),
         "round_things": [[round(c.x, 1), round(c.y, 1), round(c.radius, 1)] for c in own],
     }
 
@@ -304,13 +321,25 @@ def check_board_moved(
     changed[n : 2 * n] &= middle[n : 2 * n]
     changed[3 * n :] &= middle[3 * n :]
     changed &= ~np.repeat(relit_side, n)
-    run = best = 0
-    for flag in np.concatenate([changed, changed]):  # the outline is a loop
-        run = run + 1 if flag else 0
-        best = max(best, run)
-    if min(best, len(changed)) >= config.frame_crossing_samples:
+    if _longest_run(changed) < config.frame_crossing_samples:
+        return None
+    # a broadcast's caption, over the frame now or at calibration, is no hand
+    at_calibration = np.asarray(reference.get("outline_captioned") or np.zeros(len(changed)), np.bool_)
+    if len(at_calibration) == len(changed):
+        changed &= ~at_calibration
+    changed &= ~captioned(image, geometry)
+    if _longest_run(changed) >= config.frame_crossing_samples:
         return Refusal("hand_over_board", "something reaches over the board's frame: wait until it is clear")
     return None
+
+
+def _longest_run(flags: npt.NDArray[np.bool_]) -> int:
+    """The most neighbouring ``flags`` set along the outline, a loop."""
+    run = best = 0
+    for flag in np.concatenate([flags, flags]):
+        run = run + 1 if flag else 0
+        best = max(best, run)
+    return min(best, len(flags))
 
 
 def _largest_group(strange: npt.NDArray[np.bool_], joined: npt.NDArray[np.bool_]) -> int:
