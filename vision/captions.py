@@ -69,7 +69,7 @@ def _side(image: Image, x: int, y0: int, y1: int) -> bool:
     return bool(np.mean(np.abs(a - b).max(axis=1) >= EDGE) >= 0.8)
 
 
-def caption_boxes(image: Image, outline: npt.NDArray[np.float32]) -> list[Box]:
+def caption_boxes(image: Image) -> list[Box]:
     """The captions (x0, y0, x1, y1), ends included, laid over a camera
     frame (H, W, 3) BGR uint8: a box with a side at each end between two
     straight rows of the picture, less than :data:`MAX_HEIGHT` apart and
@@ -78,10 +78,8 @@ def caption_boxes(image: Image, outline: npt.NDArray[np.float32]) -> list[Box]:
     or between one and the picture's top or bottom border.
 
     A board seen straight on, its edges square to the picture, shows such a
-    box on a side of its frame: between the frame's outer edge and the
-    playing area's. A box along which a side of the playing area's
-    ``outline`` (4n, 2) (x, y in the picture, n points a side, in order
-    along each) runs is that, no caption."""
+    box on a side of its frame too: between the frame's outer edge and the
+    playing area's (see :func:`along_outline` and :func:`unknown`)."""
     small: Image = np.asarray(cv2.resize(image, None, fx=SCALE, fy=SCALE, interpolation=cv2.INTER_AREA), np.uint8)
     h, w = small.shape[:2]
     edges = _edge_rows(small)
@@ -96,13 +94,14 @@ def caption_boxes(image: Image, outline: npt.NDArray[np.float32]) -> list[Box]:
             left, right = min(a, x0), max(b, x1)
             if _side(small, left, top, bottom) and _side(small, right, top, bottom):
                 boxes.append((round(left / SCALE), round(top / SCALE), round(right / SCALE), round(bottom / SCALE)))
-    return [box for box in boxes if not _along(box, outline)]
+    return boxes
 
 
-def _along(box: Box, outline: npt.NDArray[np.float32], *, near: float = 6.0) -> bool:
-    """A side of the playing area's ``outline`` runs along the top or bottom
-    edge of ``box`` over half its width: a run of the side's samples in a
-    row, all within ``near`` px of that edge."""
+def along_outline(box: Box, outline: npt.NDArray[np.float32], *, near: float = 6.0) -> bool:
+    """A side of the playing area's ``outline`` (4n, 2) (x, y in the
+    picture, n points a side, in order along each) runs along the top or
+    bottom edge of ``box`` over half its width, all within ``near`` px of
+    it: the box may be a side of the board's own frame, seen square."""
     x0, y0, x1, y1 = box
     for side in outline.reshape(4, -1, 2):
         for y in (y0, y1):
@@ -112,6 +111,17 @@ def _along(box: Box, outline: npt.NDArray[np.float32], *, near: float = 6.0) -> 
                 if np.ptp(xs) >= 0.5 * (x1 - x0):
                     return True
     return False
+
+
+def unknown(boxes: list[Box], known: list[Box], *, tolerance: int = 10) -> list[Box]:
+    """The ``boxes`` that are none of the ``known`` ones (each edge within
+    ``tolerance`` px): those seen at calibration are the board's own frame
+    seen square, or a caption that stayed, over what has not changed."""
+    return [
+        box
+        for box in boxes
+        if not any(max(abs(a - b) for a, b in zip(box, k, strict=True)) <= tolerance for k in known)
+    ]
 
 
 def inside(points: npt.NDArray[np.float32], boxes: list[Box], *, margin: int = 3) -> npt.NDArray[np.bool_]:

@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.captions import caption_boxes, inside
+from vision.captions import Box, along_outline, caption_boxes, inside, unknown
 from vision.cups import Circle, points_under, round_things, unknown_round_things
 from vision.geometry import BoardGeometry, Image
 from vision.relight import same_surface
@@ -163,12 +163,18 @@ def outline_profile(
     return np.linalg.norm(out - inn, axis=1).astype(np.float32), out, inn
 
 
-def captioned(image: Image, geometry: BoardGeometry) -> npt.NDArray[np.bool_]:
+def captioned(image: Image, geometry: BoardGeometry, *, known: list[Box] | None) -> npt.NDArray[np.bool_]:
     """The outline's samples (n,) that a broadcast's caption covers, just
-    outside the playing area or farther out (:mod:`vision.captions`)."""
+    outside the playing area or farther out (:mod:`vision.captions`). A
+    box ``known`` from calibration is the board's own or stayed; without
+    that record, a box the playing area runs along may be the board's own."""
     on, outside, _ = outline_points(geometry)
     _, far, _ = outline_points(geometry, reach=_FRAME_REACH)
-    boxes = caption_boxes(image, on)
+    boxes = caption_boxes(image)
+    if known is None:
+        boxes = [box for box in boxes if not along_outline(box, on)]
+    else:
+        boxes = unknown(boxes, known)
     return inside(outside, boxes) | inside(far, boxes)
 
 
@@ -193,7 +199,10 @@ def reference_of(
         "outline_outside": np.round(outside, 2).tolist(),
         "outline_inside": np.round(inside, 2).tolist(),
         "outline_far": np.round(far, 2).tolist(),
-        "outline_captioned": captioned(image, geometry).tolist(),
+        # what looks like a caption at calibration (a board seen square shows its frame so), and the
+        # samples under those that cannot be the board's own
+        "captions": [list(box) for box in caption_boxes(image)],
+        "outline_captioned": captioned(image, geometry, known=None).tolist(),
         "round_things": [[round(c.x, 1), round(c.y, 1), round(c.radius, 1)] for c in own],
     }
 
@@ -327,7 +336,8 @@ def check_board_moved(
     at_calibration = np.asarray(reference.get("outline_captioned") or np.zeros(len(changed)), np.bool_)
     if len(at_calibration) == len(changed):
         changed &= ~at_calibration
-    changed &= ~captioned(image, geometry)
+    known = reference.get("captions")
+    changed &= ~captioned(image, geometry, known=None if known is None else [tuple(box) for box in known])
     if _longest_run(changed) >= config.frame_crossing_samples:
         return Refusal("hand_over_board", "something reaches over the board's frame: wait until it is clear")
     return None

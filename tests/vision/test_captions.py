@@ -12,7 +12,7 @@ import pytest
 
 from tests.vision.vision_boards import START, game_position, light_layout, plain_board
 from vision.calibration import calibrate
-from vision.captions import caption_boxes
+from vision.captions import along_outline, caption_boxes
 from vision.geometry import to_image
 from vision.read import geometry_from_corners, read_board
 from vision.refusal import outline_points
@@ -33,37 +33,39 @@ def test_a_caption_laid_over_the_picture_is_found(seed: int) -> None:
     captioned = replace(board, effects=Effects(overlay=True)).shoot(START, seed)
     ys, xs = np.nonzero(np.abs(captioned.image.astype(np.int16) - plain.image).max(axis=2) > 8)
     assert len(ys), "the renderer laid no caption here"
-    boxes = caption_boxes(captioned.image, _outline(captioned.image, captioned.corners))
+    boxes = caption_boxes(captioned.image)
     assert any(
         x0 - 4 <= xs.min() and xs.max() <= x1 + 4 and y0 - 4 <= ys.min() and ys.max() <= y1 + 4
         for x0, y0, x1, y1 in boxes
     ), boxes
-    assert caption_boxes(plain.image, _outline(plain.image, plain.corners)) == []
+    assert caption_boxes(plain.image) == []
 
 
 @pytest.mark.parametrize("style", sorted(STYLES))
-def test_the_frame_of_a_board_square_to_the_picture_is_no_caption(style: str) -> None:
-    """Seen straight from above, a side of the frame is a box square to the
-    picture: the playing area's outline runs along it."""
+def test_the_frame_of_a_board_square_to_the_picture_runs_along_its_playing_area(style: str) -> None:
+    """Seen straight from above, a side of the frame may look like a caption,
+    a box square to the picture: the playing area's outline runs along it."""
     shot = plain_board(style).shoot(START, 5)
-    assert caption_boxes(shot.image, _outline(shot.image, shot.corners)) == []
+    outline = _outline(shot.image, shot.corners)
+    assert all(along_outline(box, outline) for box in caption_boxes(shot.image))
 
 
-def test_the_frame_of_a_square_board_would_pass_for_a_caption_without_the_outline() -> None:
-    """What the outline is for: without it, some board's frame is taken for a caption."""
-    shots = [plain_board(style).shoot(START, 5) for style in sorted(STYLES)]
-    assert any(caption_boxes(shot.image, np.empty((0, 2), np.float32)) for shot in shots)
+def test_some_board_square_to_the_picture_shows_a_box_on_its_frame() -> None:
+    """Why the outline (and the calibration's record of such boxes) is needed."""
+    assert any(caption_boxes(plain_board(style).shoot(START, 5).image) for style in sorted(STYLES))
 
 
-def _with_caption(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
+def _with_caption(image: np.ndarray, corners: np.ndarray, *, share: float) -> np.ndarray:
     """``image`` with a caption square to the picture over the top side of
-    the board's frame, its lower edge across the ring just outside the
-    playing area, which the board's tilt slants: the caption covers the
-    ring where it runs above that edge, over half its length."""
+    the board's frame, from beyond its left end over ``share`` of its
+    length, its lower edge across the ring just outside the playing area:
+    on a board seen turned a little, the caption covers the ring where it
+    runs above that edge; on one seen square, all along it."""
     near = outline_points(geometry_from_corners(image, corners))[1]
     top = near[: len(near) // 4]  # the outline's top side, TL to TR
     y1 = int(np.median(top[:, 1]))
-    x0, x1 = int(top[:, 0].min()) - 20, int(top[:, 0].max()) + 20
+    x0 = int(top[:, 0].min()) - 20
+    x1 = x0 + 20 + int(share * np.ptp(top[:, 0])) + 20
     out = image.copy()
     band = out[y1 - 40 : y1 + 1, x0 : x1 + 1]
     band[:] = np.clip(band * 0.35 + np.array([120.0, 40.0, 20.0]), 0, 255).astype(np.uint8)
@@ -71,34 +73,39 @@ def _with_caption(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
     return out
 
 
-def test_a_caption_over_the_frame_now_or_at_calibration_is_no_arm_reaching_in() -> None:
-    """A board seen a little turned: a caption over its frame in the frame
-    read, or in the one calibrated on and gone since, is read through; an
-    arm reaching over the frame beside the caption is still refused."""
-    board = replace(plain_board("wood"), camera=replace(CameraPose.overhead(), rotation_deg=4.0, fill=0.8))
+@pytest.mark.parametrize(("turn", "share"), [(4.0, 1.0), (0.0, 0.5)])
+def test_a_caption_over_the_frame_now_or_at_calibration_is_no_arm_reaching_in(turn: float, share: float) -> None:
+    """A board seen turned a little or square to the picture: a caption over
+    its frame in the frame read, or in the one calibrated on and gone
+    since, is read through; an arm reaching over the frame beside the
+    caption is still refused (also where a board seen square shows a
+    caption-like box on its frame)."""
+    board = replace(plain_board("wood"), camera=replace(CameraPose.overhead(), rotation_deg=turn, fill=0.8))
     start = board.shoot(START, 1000)
     position, mover = game_position(3, 14)
     shot = board.shoot(light_layout(position, mover), 7)
     plain = calibrate(start.image, start.corners)
     assert read_board(shot.image, plain).refusal is None
-    captioned = read_board(_with_caption(shot.image, shot.corners), plain)
+    captioned = read_board(_with_caption(shot.image, shot.corners, share=share), plain)
     assert captioned.refusal is None, captioned.refusal
-    calibrated_with_caption = calibrate(_with_caption(start.image, start.corners), start.corners)
+    calibrated_with_caption = calibrate(_with_caption(start.image, start.corners, share=share), start.corners)
     gone = read_board(shot.image, calibrated_with_caption)
     assert gone.refusal is None, gone.refusal
-    # an arm: a sleeve from below the picture over the bottom side of the frame
+    # an arm: a navy sleeve from beyond the picture's bottom, or its top,
+    # over that side of the frame and a little way in, beside the caption
     geometry = plain.geometry
     width, height = geometry.size
-    sleeve = np.array(
-        [
-            [0.45 * width, 0.9 * height],
-            [0.6 * width, 0.9 * height],
-            [0.6 * width, 1.5 * height],
-            [0.45 * width, 1.5 * height],
-        ],
-        np.float32,
-    )
-    arm = _with_caption(shot.image, shot.corners)
-    cv2.fillConvexPoly(arm, np.rint(to_image(geometry, sleeve)).astype(np.int32), (60, 90, 150))
-    refused = read_board(arm, plain).refusal
-    assert refused is not None and refused.reason == "hand_over_board"
+    for inner, outer in ((0.9, 1.5), (0.1, -0.5)):
+        sleeve = np.array(
+            [
+                [0.65 * width, inner * height],
+                [0.8 * width, inner * height],
+                [0.8 * width, outer * height],
+                [0.65 * width, outer * height],
+            ],
+            np.float32,
+        )
+        arm = _with_caption(shot.image, shot.corners, share=share)
+        cv2.fillConvexPoly(arm, np.rint(to_image(geometry, sleeve)).astype(np.int32), (110, 60, 40))
+        refused = read_board(arm, plain).refusal
+        assert refused is not None and refused.reason == "hand_over_board", (inner, refused)
