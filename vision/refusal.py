@@ -320,13 +320,13 @@ def check_board_moved(
     relit_side = changed.reshape(4, n).mean(axis=1) >= config.frame_side_changed
     if len(reference.get("outline_far") or ()) == len(outside):
         # a checker standing at the top or bottom edge leans over the frame's
-        # inner rim (the camera sees its side); a hand reaching in crosses
-        # the frame farther out as well
+        # inner rim (the camera sees its side), and so does the line of a
+        # point beside a side, the farther along it the longer the line (or
+        # the more askew the camera sees a pile on it); a hand reaching in
+        # crosses the frame farther out as well
         _, far, _ = outline_profile(image, geometry, reach=_FRAME_REACH)
         ref_far = np.asarray(reference["outline_far"], np.float32)
-        far_changed = (np.linalg.norm(far - ref_far, axis=1) > config.frame_crossing) & ~same_surface(far, ref_far)
-        changed[:n] &= far_changed[:n]
-        changed[2 * n : 3 * n] &= far_changed[2 * n : 3 * n]
+        changed &= (np.linalg.norm(far - ref_far, axis=1) > config.frame_crossing) & ~same_surface(far, ref_far)
     changed[n : 2 * n] &= middle[n : 2 * n]
     changed[3 * n :] &= middle[3 * n :]
     changed &= ~np.repeat(relit_side, n)

@@ -41,7 +41,7 @@ from vision.read import (
     slot_z_scores,
     unexplained_slots,
 )
-from vision.refusal import check_board_moved, check_occlusion
+from vision.refusal import check_board_moved, check_occlusion, outline_points
 from vision.render import CameraPose, Effects, Lighting
 from vision.render_style import STYLES, find_style
 from vision.trays import Off
@@ -637,6 +637,23 @@ def test_checkers_over_the_side_of_the_frame_are_no_arm(wood: tuple[object, obje
     assert check_board_moved(blob_at(0.15 * height), geometry, reference=reference, config=config) is None
     moved = check_board_moved(blob_at(0.5 * height), geometry, reference=reference, config=config)
     assert moved is not None and moved.reason == "hand_over_board"
+
+
+def test_a_long_line_leaning_over_the_side_of_the_frame_is_no_arm(wood: tuple[object, object, np.ndarray]) -> None:
+    """A long line or a pile seen askew on the point beside a side of the
+    frame leans over the frame's inner rim even half-way along the side;
+    unlike an arm, it does not reach farther out."""
+    _, calibration, image = wood
+    geometry = calibration.geometry  # type: ignore[attr-defined]
+    n = len(outline_points(geometry)[1]) // 4
+    near = outline_points(geometry)[1][n : 2 * n]  # the right side, just outside the playing area
+    far = outline_points(geometry, reach=3.0)[1][n : 2 * n]
+    radius = int(0.4 * float(np.linalg.norm(far[0] - near[0])))
+    shot = image.copy()
+    for x, y in near[n // 3 : 2 * n // 3]:
+        cv2.circle(shot, (int(round(float(x))), int(round(float(y)))), radius, (235, 240, 245), -1)
+    config = calibration.refusal  # type: ignore[attr-defined]
+    assert check_board_moved(shot, geometry, reference=calibration.reference, config=config) is None  # type: ignore[attr-defined]
 
 
 def test_a_side_of_the_frame_changed_all_along_was_relit_not_crossed(wood: tuple[object, object, np.ndarray]) -> None:
