@@ -87,6 +87,8 @@ def caption_boxes(image: Image) -> list[Box]:
     boxes: list[Box] = []
     for y, x0, x1 in edges:
         spans = [(yy, a, b) for yy, a, b in edges if 4 <= yy - y <= tall and min(b, x1) - max(a, x0) >= MIN_WIDTH * w]
+        # the picture's bottom border below the row, or its top border above
+        # it (written as the row itself)
         spans += [(h - 1, x0, x1)] if h - 1 - y <= tall else []
         spans += [(y, x0, x1)] if y <= tall else []
         for yy, a, b in spans:
