@@ -163,14 +163,14 @@ def outline_profile(
     return np.linalg.norm(out - inn, axis=1).astype(np.float32), out, inn
 
 
-def captioned(image: Image, geometry: BoardGeometry, *, known: list[Box] | None) -> npt.NDArray[np.bool_]:
+def captioned(boxes: list[Box], geometry: BoardGeometry, *, known: list[Box] | None) -> npt.NDArray[np.bool_]:
     """The outline's samples (n,) that a broadcast's caption covers, just
-    outside the playing area or farther out (:mod:`vision.captions`). A
-    box ``known`` from calibration is the board's own or stayed; without
-    that record, a box the playing area runs along may be the board's own."""
+    outside the playing area or farther out, of the caption-like ``boxes``
+    of a frame (:func:`vision.captions.caption_boxes`). A box ``known``
+    from calibration is the board's own or stayed; without that record, a
+    box the playing area runs along may be the board's own."""
     on, outside, _ = outline_points(geometry)
     _, far, _ = outline_points(geometry, reach=_FRAME_REACH)
-    boxes = caption_boxes(image)
     if known is None:
         boxes = [box for box in boxes if not along_outline(box, on)]
     else:
@@ -184,6 +184,7 @@ def reference_of(
     """What a good frame of this board looks like, for later refusals."""
     contrast, outside, inside = outline_profile(image, geometry)
     _, far, _ = outline_profile(image, geometry, reach=_FRAME_REACH)
+    boxes = caption_boxes(image)
     light, _, _ = exposure(rectified)
     own = round_things(
         rectified,
@@ -201,8 +202,8 @@ def reference_of(
         "outline_far": np.round(far, 2).tolist(),
         # what looks like a caption at calibration (a board seen square shows its frame so), and the
         # samples under those that cannot be the board's own
-        "captions": [list(box) for box in caption_boxes(image)],
-        "outline_captioned": captioned(image, geometry, known=None).tolist(),
+        "captions": [list(box) for box in boxes],
+        "outline_captioned": captioned(boxes, geometry, known=None).tolist(),
         "round_things": [[round(c.x, 1), round(c.y, 1), round(c.radius, 1)] for c in own],
     }
 
@@ -337,7 +338,9 @@ def check_board_moved(
     if len(at_calibration) == len(changed):
         changed &= ~at_calibration
     known = reference.get("captions")
-    changed &= ~captioned(image, geometry, known=None if known is None else [tuple(box) for box in known])
+    changed &= ~captioned(
+        caption_boxes(image), geometry, known=None if known is None else [tuple(box) for box in known]
+    )
     if _longest_run(changed) >= config.frame_crossing_samples:
         return Refusal("hand_over_board", "something reaches over the board's frame: wait until it is clear")
     return None
