@@ -124,6 +124,13 @@ class ReadConfig:
     #: capped at ``loose_confidence``.
     loose_fit_spreads: float = 2.3
     loose_confidence: float = 0.5
+    #: ... and where the slot just past its line, whose empty look was
+    #: borrowed from another point, fits a checker's look under light up to
+    #: this many times brighter or darker better than that empty look: a
+    #: checker in a lamp's hot spot, which the light field learned from the
+    #: starting position does not know (the borrowed look is no sure proof
+    #: of a bare point).
+    other_light_gain: float = 3.0
     #: ... and where over half of a slot and of its empty look are at least
     #: this light (Lab L, 0..255): washed out by glare.
     washed_out: float = 245.0
@@ -431,6 +438,40 @@ def _read_points(
             counts[row, col] = run if colour == LIGHT else -run
             confidence[row, col] = conf
     return counts, confidence, detached
+
+
+def _lit_otherwise(
+    features: SlotFeatures,
+    model: ColourModel,
+    counts: npt.NDArray[np.int64],
+    borrowed: BoolArray,
+    *,
+    config: ReadConfig,
+) -> npt.NDArray[np.bool_]:
+    """(2, 12) points whose slot just past the line has a borrowed empty
+    look (``borrowed`` (2, 12, S)) and fits a checker's look, its lightness
+    scaled by up to ``config.other_light_gain`` either way, better than
+    that empty look: a checker under light the calibration did not see."""
+    model = model.resized(features.patches.shape[2])
+    rows, cols = np.nonzero(np.abs(counts) < LINE)
+    slots = np.abs(counts[rows, cols])
+    keep = borrowed[rows, cols, slots]
+    rows, cols, slots = rows[keep], cols[keep], slots[keep]
+    doubt = np.zeros((2, 12), np.bool_)
+    if len(rows) == 0:
+        return doubt
+    patches = features.patches[rows, cols, slots]
+    light, dark = model.checker_templates(features.on_board(features.slot_xy[rows, cols, slots]))
+    # past a checker, by the slot's far half alone (its near half may show
+    # that checker's side or shadow, which fits a checker's look)
+    weights = np.where((slots > 0)[:, None, None], FAR_HALF, DISC).astype(np.float32)
+    empty = template_distance(patches, model.background[rows, cols, slots], weights=weights)
+    checker = np.minimum(
+        template_distance(patches, light, max_gain=config.other_light_gain, weights=weights),
+        template_distance(patches, dark, max_gain=config.other_light_gain, weights=weights),
+    )
+    doubt[rows[checker < empty], cols[checker < empty]] = True
+    return doubt
 
 
 def _washed_out(features: SlotFeatures, model: ColourModel, *, config: ReadConfig) -> npt.NDArray[np.bool_]:
@@ -747,6 +788,8 @@ def read_rectified(
     loose = nearest[:, :, :LINE].max(axis=-1) > config.loose_fit_spreads
     loose |= doubtful[:, :, :LINE].any(axis=-1)
     loose |= _washed_out(features, model, config=config)[:, :, :LINE].any(axis=-1)
+    if borrowed is not None:
+        loose |= _lit_otherwise(features, model, counts, borrowed, config=config)
     # a side has config.checkers (B4): the bar holds no more than the points and the tray leave
     on_points = _per_colour(counts)
     borne_off = _borne_off(off)
