@@ -46,7 +46,10 @@ the calibration includes the tray and it is counted surely as an outcome
 has it, and the bar is read as the outcome has it (or, against the frame
 before, did not change where the outcome leaves it so), the one pile of
 that colour no photo counts holds what the rest of the board does not;
-a move that only bears off from piles shows in the tray.
+a move that only bears off from piles shows in the tray. A tray counted
+surely otherwise than an outcome has it rules that outcome out, though
+it is not shown to the players as proof of an illegal move: where it
+rules out every outcome, the verdict is a refusal.
 """
 
 from __future__ import annotations
@@ -186,6 +189,7 @@ class _Score:
     contradicted: npt.NDArray[np.bool_]  # (2, 12) points with a slot read surely otherwise
     proven: npt.NDArray[np.bool_]  # (2, 12) contradicted points the reading is sure of as a whole
     bar_contradicted: bool
+    tray_contradicted: bool  # the tray counted surely otherwise (B4): proof enough to refuse the outcome
     weak: npt.NDArray[np.bool_]  # (2, 12) points the outcome rests on unsure slots for
     unexplained: bool  # a change this outcome does not explain, or a move of it that does not show
     log_likelihood: float
@@ -193,7 +197,7 @@ class _Score:
 
     @property
     def consistent(self) -> bool:
-        return not self.contradicted.any() and not self.bar_contradicted
+        return not self.contradicted.any() and not self.bar_contradicted and not self.tray_contradicted
 
     @property
     def disproved(self) -> bool:
@@ -635,6 +639,11 @@ def judge_reading(
                 proven=(np.asarray(proof.any(axis=-1), np.bool_) | piles) & differs & sure_points,
                 bar_contradicted=bar_sure
                 and (layout.bar_light, layout.bar_dark) != (seen_reading.bar_light, seen_reading.bar_dark),
+                tray_contradicted=tray is not None
+                and (
+                    (tray.light_sure and tray.light != layout.off_light)
+                    or (tray.dark_sure and tray.dark != layout.off_dark)
+                ),
                 weak=np.asarray(weak.any(axis=-1), np.bool_) | pile_moved,
                 unexplained=bool(unexplained.any() or unshown.any()),
                 log_likelihood=float(np.log(np.maximum(p, 1e-6)).sum()),
@@ -696,9 +705,24 @@ def judge_reading(
         unsure.sort(key=lambda s: -s.log_likelihood)
         names = tuple(place(int(r), int(c)) for r, c in zip(*np.nonzero(unsure[0].contradicted)))
         why = "are not read surely" if allow_illegal else "disagree, but without a calibration the photo is not proof"
+        reasons = [f"{', '.join(names)} {why}"] if names else []
+        if unsure[0].tray_contradicted and tray is not None:
+            outcome = unsure[0].layout
+            held = [
+                f"{count} {colour}"
+                for count, sure, expected, colour in (
+                    (tray.light, tray.light_sure, outcome.off_light, "light"),
+                    (tray.dark, tray.dark_sure, outcome.off_dark, "dark"),
+                )
+                if sure and count != expected
+            ]
+            reasons.append(
+                f"the tray holds {' and '.join(held)} checkers borne off, "
+                f"which {unsure[0].plays[0].play} does not leave (B4)"
+            )
         return PhotoVerdict(
             "refused",
-            refusal=Refusal("ambiguous", f"no legal play fits the photo; {', '.join(names)} {why}", names),
+            refusal=Refusal("ambiguous", f"no legal play fits the photo; {'; '.join(reasons)}", names),
             reading=reading,
         )
     fewest = min(s.contradictions for s in scores)

@@ -589,6 +589,32 @@ def test_the_tray_and_the_rest_of_the_board_count_a_pile_no_photo_shows() -> Non
         assert judge_reading(before, dice, shaky_bar, changes=changes).verdict == verdict
 
 
+def test_a_tray_counted_surely_otherwise_than_an_outcome_rules_it_out() -> None:
+    """Light bears in with 2-1 (3/1 2/1 leaves nine on the 1-point and four
+    off) but plays one pip too far: eight on the 1-point, five off. The
+    pile of eight or nine is counted unsurely; the tray, counted surely,
+    holds five, which 3/1 2/1 does not leave (B4): the photo fits no legal
+    play. (Bench seed 7 photo 467, without ``--empty-photo``: passed as the
+    legal 3/1 2/1 with the photo alone.)"""
+    before = Position.from_id("HwAAwN8FAAAAAA")
+    dice = Dice(2, 1)
+    me = list(before.me)
+    me[3], me[2], me[1] = 0, 2, 8  # 3/1 2/1, then one checker a pip further: off
+    shown = Position(tuple(me), before.them)
+    reading = replace(
+        _reading_of(layout_from_position(shown)),
+        pile_confidence=np.full((2, 12), 0.3, np.float32),
+        off=Off(5, 10, light_sure=True, dark_sure=True),
+    )
+    verdict = judge_reading(before, dice, reading)
+    assert verdict.verdict == "refused" and verdict.refusal is not None
+    assert "tray holds 5 light" in verdict.refusal.message and "(B4)" in verdict.refusal.message
+    # a tray read unsurely is no proof against an outcome
+    unsure_tray = replace(reading, off=Off(5, 10, light_sure=False, dark_sure=True))
+    judged = judge_reading(before, dice, unsure_tray)
+    assert judged.refusal is None or "tray" not in judged.refusal.message
+
+
 def test_a_checker_laid_on_a_line_of_five_changes_its_first_junction() -> None:
     """On rendered frames: 24/13 lays the sixth checker on the 13-point's
     first junction, which changes about as a checker's face against two
