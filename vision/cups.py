@@ -10,7 +10,10 @@ checkers, wood grain or marble veins are no whole circle.
 
 A board may carry round things of its own (a medallion on the bar, a logo
 in the felt): the circles seen at calibration are kept in its reference and
-do not count later.
+do not count later. Nor does a circle the empty board draws as well: where
+the edges along it are those of the empty board, it is the edge of a lamp's
+glare, of the bar and the points' tips, met by chance; a cup's rim draws an
+edge of its own along part of it at least.
 """
 
 from __future__ import annotations
@@ -19,11 +22,19 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 
+from vision.features import edge_magnitude, to_lab
 from vision.geometry import BoardGeometry, Image, slot_centres
 
 #: Circles are looked for on the rectified board shrunk by this factor (speed).
 SCALE = 0.35
+#: Places along a circle where its edges are compared with the empty board's.
+OUTLINE_SAMPLES = 64
+#: An edge at a place is new where it is this many times the empty board's there, and ...
+NEW_EDGE_RATIO = 2.0
+#: ... this much stronger (Lab units of :func:`vision.features.edge_magnitude`).
+NEW_EDGE_MARGIN = 10.0
 
 
 @dataclass(frozen=True)
@@ -83,6 +94,30 @@ def unknown_round_things(
     (the board's own, seen at calibration)."""
     seen = round_things(rectified, geometry, min_radius=min_radius, max_radius=max_radius, roundness=roundness)
     return [c for c in seen if not any(c.near(k, geometry.pitch_px) for k in known)]
+
+
+def new_outline(rectified: Image, circle: Circle, empty: npt.NDArray[np.float32]) -> float:
+    """The share of ``circle``'s outline on the rectified board (height,
+    width, 3) BGR uint8 where it shows an edge that the calibration's
+    thumbnail of the empty board (h, w, 3) Lab (:mod:`vision.occlusion`)
+    does not: within a thumbnail pixel of the circle, the strongest edge
+    is :data:`NEW_EDGE_RATIO` times the empty board's and
+    :data:`NEW_EDGE_MARGIN` more."""
+    h, w = empty.shape[:2]
+    frame = np.asarray(cv2.resize(to_lab(rectified), (w, h), interpolation=cv2.INTER_AREA), np.float32)
+    scale = np.array([w / rectified.shape[1], h / rectified.shape[0]], np.float32)
+    angle = np.linspace(0, 2 * np.pi, OUTLINE_SAMPLES, endpoint=False)
+    along = np.stack([np.cos(angle), np.sin(angle)], axis=-1)
+    centre = np.array([circle.x, circle.y], np.float32) * scale
+    strongest = []
+    for edges in (edge_magnitude(frame), edge_magnitude(np.asarray(empty, np.float32))):
+        band = []
+        for step in (-1.0, 0.0, 1.0):
+            xy = np.rint(centre + along * (circle.radius * scale + step)).astype(np.intp)
+            band.append(edges[np.clip(xy[:, 1], 0, h - 1), np.clip(xy[:, 0], 0, w - 1)])
+        strongest.append(np.max(band, axis=0))
+    now, before = strongest
+    return float(np.mean(now > NEW_EDGE_RATIO * before + NEW_EDGE_MARGIN))
 
 
 def points_under(circle: Circle, geometry: BoardGeometry) -> list[tuple[int, int]]:

@@ -747,7 +747,7 @@ def read_rectified(
     if refusal is None:
         refusal = check_sharpness(rectified, reference=reference, config=refusal_config)
     if refusal is None and reference is not None:
-        refusal = check_cup(rectified, geometry, reference=reference, config=refusal_config)
+        refusal = check_cup(rectified, geometry, reference=reference, config=refusal_config, empty=empty)
     if refusal is not None:
         return refused_reading(refusal, geometry, rectified)
     features = measure(rectified, geometry, empty=empty)

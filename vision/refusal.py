@@ -14,7 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.captions import Box, along_outline, caption_boxes, inside, unknown
-from vision.cups import Circle, points_under, round_things, unknown_round_things
+from vision.cups import Circle, new_outline, points_under, round_things, unknown_round_things
 from vision.geometry import BoardGeometry, Image
 from vision.relight import same_surface
 
@@ -90,8 +90,11 @@ class RefusalConfig:
     cup_min_radius: float = 0.8
     #: ... up to this many ...
     cup_max_radius: float = 2.0
-    #: ... drawn at least this cleanly (OpenCV's Hough rating, 0..1) is a dice cup.
+    #: ... drawn at least this cleanly (OpenCV's Hough rating, 0..1) is a dice cup ...
     cup_roundness: float = 0.92
+    #: ... where at least this share of its outline shows an edge the empty
+    #: board does not (a cup's rim; not the edge of a lamp's glare).
+    cup_new_outline: float = 0.08
 
 
 def sharpness(rectified: Image) -> float:
@@ -244,10 +247,17 @@ def check_sharpness(rectified: Image, *, reference: dict[str, Any] | None, confi
 
 
 def check_cup(
-    rectified: Image, geometry: BoardGeometry, *, reference: dict[str, Any], config: RefusalConfig
+    rectified: Image,
+    geometry: BoardGeometry,
+    *,
+    reference: dict[str, Any],
+    config: RefusalConfig,
+    empty: npt.NDArray[np.float32] | None = None,
 ) -> Refusal | None:
     """``hand_over_board`` where a circle bigger than a checker stands on the
-    board that was not there at calibration (:mod:`vision.cups`)."""
+    board that was not there at calibration and, given the calibration's
+    thumbnail of the ``empty`` board, draws an edge of its own along its
+    outline (:mod:`vision.cups`)."""
     from vision.read import point_name
 
     known = [Circle(float(x), float(y), float(r)) for x, y, r in reference.get("round_things") or []]
@@ -259,6 +269,8 @@ def check_cup(
         max_radius=config.cup_max_radius,
         roundness=config.cup_roundness,
     )
+    if empty is not None:
+        cups = [c for c in cups if new_outline(rectified, c, empty) >= config.cup_new_outline]
     if not cups:
         return None
     points = tuple(point_name(r, c) for r, c in points_under(cups[0], geometry))

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import cv2
+import numpy as np
 import pytest
 
 from tests.vision.vision_boards import (
@@ -19,9 +20,12 @@ from tests.vision.vision_boards import (
     without_junction_check,
 )
 from vision.calibration import calibrate
+from vision.cups import unknown_round_things
 from vision.geometry import rectify
+from vision.layout import Layout
 from vision.read import read_board
 from vision.refusal import RefusalConfig, check_cup
+from vision.render import CameraPose, Effects, Lighting, random_style, render
 
 
 @pytest.mark.parametrize(("style", "seed"), [("tournament", 309), ("dark-felt", 311)])
@@ -73,3 +77,44 @@ def test_a_medallion_on_the_board_at_calibration_is_the_boards_own() -> None:
     assert read_board(frame, calibration).refusal is None
     refusal = read_board(frame, plain).refusal  # a board calibrated without it
     assert refusal is not None and "round" in refusal.message
+
+
+def test_the_edge_of_a_lamps_glare_is_no_cup() -> None:
+    """A lamp's glare on dark felt beside the bar: its soft edge, the bar's
+    and the points' tips make a circle as clean as a cup's now and then
+    (bench seed 5 photos 753 and 757, drawn here as the bench draws its
+    board 77). The empty board draws the same edges along it: no cup."""
+    rng = np.random.default_rng([5, 77])
+    look = {
+        "style": random_style(rng),
+        "camera": CameraPose.random(rng),
+        "lighting": Lighting.random(rng),
+        "effects": Effects.random(rng),
+        "board_seed": int(rng.integers(1 << 30)),
+    }
+    start = render(START, rng=rng, **look)  # type: ignore[arg-type]
+    empty = render(Layout(top=(0,) * 12, bottom=(0,) * 12), rng=np.random.default_rng(look["board_seed"]), **look)  # type: ignore[arg-type]
+    calibration = calibrate(start.image, start.corners, empty=empty.image)
+    layout = Layout(
+        top=(1, 0, 0, 0, 0, 0, -4, 0, -2, 1, -1, -3), bottom=(0, 2, -1, 0, 0, 1, -2, 0, 1, 4, 3, 2), bar_dark=2
+    )
+    geometry = calibration.geometry
+    for seed in (0, 1, 3):
+        rectified = rectify(render(layout, rng=np.random.default_rng(seed), **look).image, geometry)  # type: ignore[arg-type]
+        seen = unknown_round_things(
+            rectified,
+            geometry,
+            [],
+            min_radius=calibration.refusal.cup_min_radius,
+            max_radius=calibration.refusal.cup_max_radius,
+            roundness=calibration.refusal.cup_roundness,
+        )
+        assert seen  # a circle as clean as a cup's ...
+        refusal = check_cup(
+            rectified,
+            geometry,
+            reference=calibration.reference,
+            config=calibration.refusal,
+            empty=calibration.empty_board,
+        )
+        assert refusal is None  # ... drawn by the empty board too
