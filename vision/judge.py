@@ -575,7 +575,9 @@ def judge_reading(
         # junction of it that the two would change differently changed as the
         # reading has it (a checker laid on a pile or taken off it shows at a
         # junction: the reading's count and the change agree against the outcome);
-        # with the photo alone, one the reading counts otherwise fairly surely
+        # with the photo alone, one the reading counts otherwise fairly
+        # surely, or as it was before the move the outcome changes it with
+        # (the move does not show there: a checker borne off one pip too far)
         if changes is not None and changes.junctions is not None and changes.junction_scale is not None:
             pile_moved |= _pile_disagrees(
                 counts, before_counts, seen_counts, changes.junctions, changes.junction_scale, config=config
@@ -584,7 +586,7 @@ def judge_reading(
             pile_moved |= (
                 (np.maximum(np.abs(counts), np.abs(seen_counts)) > LINE)
                 & (counts != seen_counts)
-                & (seen_reading.pile_confidence >= config.pile_doubt)
+                & ((seen_reading.pile_confidence >= config.pile_doubt) | (seen_counts == before_counts))
             )
         # a pile the outcome changes only past its second layer's junctions
         # (ten checkers become eleven): no photo shows that, unless it counts the pile surely

@@ -615,6 +615,29 @@ def test_a_tray_counted_surely_otherwise_than_an_outcome_rules_it_out() -> None:
     assert judged.refusal is None or "tray" not in judged.refusal.message
 
 
+def test_a_pile_read_as_before_the_move_does_not_show_it_with_the_photo_alone() -> None:
+    """Light bears off with 4-3 from 6, 5, 4, 3 and seven on the 1-point:
+    5/1 3/off makes the 1-point eight, but the player bore off 5/off 3/off,
+    one pip too far, and the photo shows seven there, counted unsurely, as
+    before the move (no tray). With the photo alone, 5/1 3/off fits every
+    point the photo reads surely, but its move does not show on the pile: no
+    verdict rests on it (bench seed 7 photo 923, without
+    ``--empty-photo``: passed as legal). The pile read as 5/1 3/off has it
+    shows the move, however unsurely it is counted."""
+    before = Position.from_id("+34AAMDfqwIAAA")
+    dice = Dice(4, 3)
+    me = list(before.me)
+    me[5], me[3] = 0, 0  # 5/off 3/off
+    shown = Position(tuple(me), before.them)
+    unsure = np.full((2, 12), 0.3, np.float32)
+    reading = replace(_reading_of(layout_from_position(shown)), pile_confidence=unsure)
+    verdict = judge_reading(before, dice, reading)
+    assert verdict.verdict == "refused" and verdict.refusal is not None and "bottom 12" in verdict.refusal.points
+    play = next(lp for lp in legal_plays(before, dice) if str(lp.play) == "5/1 3/off")
+    played = judge_reading(before, dice, replace(_reading_of(layout_from_position(play.after)), pile_confidence=unsure))
+    assert played.verdict == "legal" and played.play is not None and played.play.after == play.after
+
+
 def test_a_checker_laid_on_a_line_of_five_changes_its_first_junction() -> None:
     """On rendered frames: 24/13 lays the sixth checker on the 13-point's
     first junction, which changes about as a checker's face against two
