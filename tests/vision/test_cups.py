@@ -11,6 +11,7 @@ import pytest
 
 from tests.vision.vision_boards import (
     START,
+    bench_board,
     calibrated,
     game_position,
     light_layout,
@@ -25,7 +26,7 @@ from vision.geometry import rectify
 from vision.layout import Layout
 from vision.read import read_board
 from vision.refusal import RefusalConfig, check_cup
-from vision.render import CameraPose, Effects, Lighting, random_style, render
+from vision.render import render
 
 
 @pytest.mark.parametrize(("style", "seed"), [("tournament", 309), ("dark-felt", 311)])
@@ -84,23 +85,14 @@ def test_the_edge_of_a_lamps_glare_is_no_cup() -> None:
     and the points' tips make a circle as clean as a cup's now and then
     (bench seed 5 photos 753 and 757, drawn here as the bench draws its
     board 77). The empty board draws the same edges along it: no cup."""
-    rng = np.random.default_rng([5, 77])
-    look = {
-        "style": random_style(rng),
-        "camera": CameraPose.random(rng),
-        "lighting": Lighting.random(rng),
-        "effects": Effects.random(rng),
-        "board_seed": int(rng.integers(1 << 30)),
-    }
-    start = render(START, rng=rng, **look)  # type: ignore[arg-type]
-    empty = render(Layout(top=(0,) * 12, bottom=(0,) * 12), rng=np.random.default_rng(look["board_seed"]), **look)  # type: ignore[arg-type]
-    calibration = calibrate(start.image, start.corners, empty=empty.image)
+    look, start, empty = bench_board(5, 77)
+    calibration = calibrate(start.image, start.corners, empty=empty)
     layout = Layout(
         top=(1, 0, 0, 0, 0, 0, -4, 0, -2, 1, -1, -3), bottom=(0, 2, -1, 0, 0, 1, -2, 0, 1, 4, 3, 2), bar_dark=2
     )
     geometry = calibration.geometry
     for seed in (0, 1, 3):
-        rectified = rectify(render(layout, rng=np.random.default_rng(seed), **look).image, geometry)  # type: ignore[arg-type]
+        rectified = rectify(render(layout, rng=np.random.default_rng(seed), **look).image, geometry)
         seen = unknown_round_things(
             rectified,
             geometry,

@@ -12,6 +12,7 @@ import pytest
 from tests.vision.vision_boards import (
     START,
     Board,
+    bench_board,
     calibrated,
     game_position,
     light_layout,
@@ -42,7 +43,7 @@ from vision.read import (
     unexplained_slots,
 )
 from vision.refusal import check_board_moved, check_occlusion, outline_points
-from vision.render import CameraPose, Effects, Lighting, random_style, render
+from vision.render import CameraPose, Effects, Lighting, render
 from vision.render_style import STYLES, find_style
 from vision.trays import Off
 
@@ -912,20 +913,12 @@ def test_a_checker_in_glare_where_checkers_stood_at_calibration_is_not_read_bare
     (bench seed 7 photo 804, without ``--empty-photo``; the board is drawn
     here as the bench draws its board 83); it fits a dark checker under
     other light better than that borrowed look."""
-    rng = np.random.default_rng([7, 83])
-    look = {
-        "style": random_style(rng),
-        "camera": CameraPose.random(rng),
-        "lighting": Lighting.random(rng),
-        "effects": Effects.random(rng),
-        "board_seed": int(rng.integers(1 << 30)),
-    }
-    start = render(START, rng=rng, **look)  # type: ignore[arg-type]
+    look, start, _ = bench_board(7, 83)
     calibration = calibrate(start.image, start.corners)
     assert calibration.borrowed[1, 6, 0]  # light checkers hid the slot at calibration
     layout = Layout(top=(3, 0, 0, 1, 0, 0, -4, 1, 0, -3, 1, -1), bottom=(-2, 0, 0, 2, 1, 1, -1, -4, 0, 2, 1, 2))
     for seed in (1, 2):
-        reading = read_board(render(layout, rng=np.random.default_rng(seed), **look).image, calibration)  # type: ignore[arg-type]
+        reading = read_board(render(layout, rng=np.random.default_rng(seed), **look).image, calibration)
         assert reading.refusal is None
         assert reading.counts[1, 6] == -1 or reading.confidence[1, 6] < calibration.read.confident
 

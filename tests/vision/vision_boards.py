@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from typing import Any
 
 import cv2
 import numpy as np
@@ -18,7 +19,7 @@ from vision.calibration import Calibration, calibrate
 from vision.features import JUNCTIONS
 from vision.geometry import BoardGeometry, Lens, to_image
 from vision.layout import Layout, layout_from_position
-from vision.render import CameraPose, Effects, Lighting, Rendered, lens_calibration, render
+from vision.render import CameraPose, Effects, Lighting, Rendered, lens_calibration, random_style, render
 
 SIZE = (1280, 720)
 
@@ -64,6 +65,26 @@ def random_board(seed: int, style: str) -> Board:
 
 
 START = layout_from_position(Position.start())
+EMPTY = Layout(top=(0,) * 12, bottom=(0,) * 12)
+
+
+def bench_board(seed: int, board: int) -> tuple[dict[str, Any], Rendered, np.ndarray]:
+    """Board ``board`` of ``bench/vision.py``'s photo set ``seed``, drawn as
+    the bench draws it: its look (style, camera, light, effects, board
+    seed) as keyword arguments of :func:`render`, and its starting position
+    and empty board rendered as the bench renders them (a bench photo read
+    wrong can then be shot again)."""
+    rng = np.random.default_rng([seed, board])
+    look: dict[str, Any] = {
+        "style": random_style(rng),
+        "camera": CameraPose.random(rng),
+        "lighting": Lighting.random(rng),
+        "effects": Effects.random(rng),
+        "board_seed": int(rng.integers(1 << 30)),
+    }
+    start = render(START, rng=rng, **look)
+    empty = render(EMPTY, rng=np.random.default_rng(look["board_seed"]), **look).image
+    return look, start, empty
 
 
 @lru_cache(maxsize=16)
