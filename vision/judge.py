@@ -711,7 +711,7 @@ def judge_reading(
         if unsure[0].tray_contradicted and tray is not None:
             outcome = unsure[0].layout
             held = [
-                f"{count} {colour}"
+                f"{count} {colour} checker{'' if count == 1 else 's'}"
                 for count, sure, expected, colour in (
                     (tray.light, tray.light_sure, outcome.off_light, "light"),
                     (tray.dark, tray.dark_sure, outcome.off_dark, "dark"),
@@ -719,8 +719,7 @@ def judge_reading(
                 if sure and count != expected
             ]
             reasons.append(
-                f"the tray holds {' and '.join(held)} checkers borne off, "
-                f"which {unsure[0].plays[0].play} does not leave (B4)"
+                f"the tray holds {' and '.join(held)} borne off, which {unsure[0].plays[0].play} does not leave (B4)"
             )
         return PhotoVerdict(
             "refused",
