@@ -502,11 +502,19 @@ def judge_reading(
             # as the move would change it than as the third state would (a
             # checker taken away by a hit is no checker laid there)
             third = change_to(np.clip(3 - start - np.maximum(states, 0), 0, 2))
+            # the slot looks clearly more like the outcome's state than any other
+            others = prob.copy()
+            np.put_along_axis(others, np.maximum(states, 0)[..., None].astype(np.intp), 0.0, axis=-1)
+            nearest = p > 2 * others.max(axis=-1)
             shown = (
                 must_change
                 & (changes.distance >= config.changed_share * expected)
                 & (np.maximum(expected, changes.distance) > config.min_change)
-                & ((np.abs(changes.distance - expected) <= np.abs(changes.distance - third)) | (p >= config.support))
+                & (
+                    (np.abs(changes.distance - expected) <= np.abs(changes.distance - third))
+                    | (p >= config.support)
+                    | nearest
+                )
             )
             # ... or changed less, but clearly, where the slot is read as much
             # the move's state as any other (a white checker on a white point)
@@ -547,6 +555,15 @@ def judge_reading(
             # moved one pip further, off a white point onto the next)
             if faint.any():
                 doubted = otherwise & (changes.distance >= config.faint_share * smallest_change)
+            # a slot that fits the outcome's state poorly but better than any
+            # other is no contradiction where its change bears the outcome
+            # out: it changed as the move would change it, or the outcome
+            # leaves it as it was, it hardly changed, and the frame before
+            # (whose state the engine knew) fitted that state as poorly: the
+            # look is the slot's own (a checker cut by the board's edge)
+            own_look = known & nearest & (shown | (settled & ~shown_before))
+            bad &= ~own_look
+            proof &= ~own_look
         counts = np.array([layout.top, layout.bottom], np.int64)
         # the slots this outcome changes: the photo must show the move surely
         moved = known & (before_states != UNKNOWN) & (states != before_states)

@@ -330,6 +330,53 @@ def test_a_slot_the_outcome_leaves_alone_that_changed_less_than_a_checker_would_
     assert judge_reading(start, dice, reading, changes=Changes(distance=distance, scale=scale)).verdict == "refused"
 
 
+def test_a_checker_laid_that_fits_its_look_poorly_but_no_other_shows_the_move_where_its_slot_changed() -> None:
+    """A checker cut by the board's edge or seen askew may fit the learned
+    look poorly, yet far better than any other: where its slot changed as
+    much as the move would change it, the move shows there, even where the
+    size of the change alone is nearer another state's (a dark checker's)."""
+    start = Position.start()
+    dice = Dice(3, 1)
+    play, reading, before_states, after_states, changed = _played(start, dice, "8/5 6/5")
+    row, col, slot = (int(i[-1]) for i in np.nonzero(changed & (after_states == LIGHT)))  # the 5-point's second
+    scale = np.full((2, 12, 6, 3, 3), 40.0, np.float32)
+    scale[..., EMPTY, DARK] = scale[..., DARK, EMPTY] = 30.0
+    distance = np.where(changed, 40.0, 1.0).astype(np.float32)
+    distance[row, col, slot] = 32.0  # as a checker laid there would, but nearer a dark checker's change
+    changes = Changes(distance=distance, scale=scale)
+
+    def judged(light: float, empty: float) -> str:
+        reading.slot_prob[row, col, slot] = (empty, light, 0.0)
+        verdict = judge_reading(start, dice, reading, changes=changes)
+        assert verdict.play is None or verdict.play.after == play.after
+        return verdict.verdict
+
+    assert judged(0.015, 0.0) == "legal"  # fits a light checker poorly, nothing else at all
+    assert judged(0.015, 0.01) == "refused"  # ... about as (poorly) as it fits the bare point
+
+
+def test_a_slot_the_outcome_leaves_alone_that_the_frame_before_fitted_as_poorly_is_as_it_was() -> None:
+    """A checker the move leaves alone may fit its look poorly in both
+    frames (cut by the board's edge): where its slot hardly changed and the
+    frame before, whose state the engine knew, fitted it as poorly, the
+    look is the slot's own and no contradiction; where the frame before
+    fitted it well, the poor fit now is."""
+    start, dice, play, reading, before_states, after_states, changed = _24_13()
+    row, col, slot = 1, 4, 2  # the 8-point's outermost checker, there before and after 24/13
+    poor = (0.0, 0.015, 0.0)  # a light checker, poorly
+    reading.slot_prob[row, col, slot] = poor
+    scale = np.full((2, 12, 6, 3, 3), 40.0, np.float32)
+    distance = np.where(changed, 35.0, 2.0).astype(np.float32)
+    distance[row, col, slot] = 15.0  # more than a still slot, less than a checker's change
+    changes = Changes(distance=distance, scale=scale)
+    shown_before = _reading_of(layout_from_position(start))
+    assert judge_reading(start, dice, reading, changes=changes, before_reading=shown_before).verdict == "refused"
+    fitted_as_poorly = _reading_of(layout_from_position(start))
+    fitted_as_poorly.slot_prob[row, col, slot] = poor
+    kept = judge_reading(start, dice, reading, changes=changes, before_reading=fitted_as_poorly)
+    assert kept.verdict == "legal" and kept.play is not None and kept.play.after == play.after
+
+
 def test_a_slot_that_did_not_change_shows_its_state_before_the_move() -> None:
     """A phantom on an empty point the move leaves alone (the base of a red
     point read as a red checker) refuses the photo alone; the frame before
