@@ -114,8 +114,9 @@ class JudgeConfig:
     #: change of state would make, and is read as the move has it at least
     #: ``faint_support`` likely, shows the move faintly; an outcome whose move
     #: shows only so somewhere rests unsurely on every slot it leaves alone
-    #: that changed by that share or more and is read otherwise (faint
-    #: evidence holds only where the rest of the picture holds still).
+    #: that changed by that share or more, and by as much as the move's
+    #: faintest slot, and is read otherwise (faint evidence holds only where
+    #: the rest of the picture holds still).
     faint_share: float = 0.3
     faint_support: float = 0.4
     #: A slot nearer the edge than a checker is that checker's colour unless
@@ -552,9 +553,13 @@ def judge_reading(
             unexplained = otherwise & ~settled
             # where the move shows only faintly, a faint change read otherwise
             # on a slot the outcome leaves alone is one against it (a checker
-            # moved one pip further, off a white point onto the next)
+            # moved one pip further, off a white point onto the next), unless
+            # it is fainter than the move's faintest (a nudge: a checker laid
+            # on the next point, of the other colour, changes it as much as a
+            # whole change of state)
             if faint.any():
-                doubted = otherwise & (changes.distance >= config.faint_share * smallest_change)
+                faintest = float((changes.distance / np.maximum(expected, 1e-3))[faint].min())
+                doubted = otherwise & (changes.distance >= max(config.faint_share, faintest) * smallest_change)
             # a slot that fits the outcome's state poorly but better than any
             # other is no contradiction where its change bears the outcome
             # out: it changed as the move would change it, or the outcome

@@ -229,8 +229,9 @@ def test_where_the_move_shows_only_faintly_a_faint_change_elsewhere_is_against_i
     """Faint evidence holds only where the rest of the picture holds still:
     where the move shows only faintly, a slot the outcome leaves alone that
     changed as faintly and is read otherwise (a white checker moved one pip
-    further, off its point) leaves the outcome unsure; where the move shows
-    clearly, that change is a nudge."""
+    further, off its point) leaves the outcome unsure; where it changed
+    less than the move's faint slot, or the move shows clearly, that change
+    is a nudge."""
     start, dice, play, reading, before_states, after_states, changed = _24_13()
     row, col, slot = (int(i[0]) for i in np.nonzero(changed))  # the 24-point's checker that left
     reading.slot_prob[row, col, slot] = 0.0
@@ -244,6 +245,10 @@ def test_where_the_move_shows_only_faintly_a_faint_change_elsewhere_is_against_i
         judged = judge_reading(start, dice, reading, changes=Changes(distance=distance, scale=scale))
         assert judged.verdict == verdict
         assert verdict == "refused" or (judged.play is not None and judged.play.after == play.after)
+    distance[kept] = 13.0  # fainter than the move's change there: a nudge
+    nudged = judge_reading(start, dice, reading, changes=Changes(distance=distance, scale=scale))
+    assert nudged.verdict == "legal" and nudged.play is not None and nudged.play.after == play.after
+    distance[kept] = 16.0
     distance[row, col, slot] = 35.0  # the move shows clearly: the change is a nudge
     clear = judge_reading(start, dice, reading, changes=Changes(distance=distance, scale=scale))
     assert clear.verdict == "legal" and clear.play is not None and clear.play.after == play.after
