@@ -26,7 +26,12 @@ they do not move): where it changed less than a moving checker would, it is
 as it was; where as much, and it is read otherwise now, that outcome rests
 on it unsurely, and loses to one the photo fits that explains every change
 (as does one that moves a checker where the slot changed less and reads as
-before: a hit that does not show). Piles past five are counted unsurely, but
+before: a hit that does not show, and one that leaves the bar as it was
+where the bar changed as a checker entering or leaving it would and is read
+otherwise than before; such a bar also shows a move). A slot that fits the
+outcome's state poorly but clearly better than any other (a checker cut by
+the board's edge) contradicts nothing where its change bears the outcome
+out. Piles past five are counted unsurely, but
 alike in both frames: where piles of one colour lose in the reading what
 others gain (between the frames, or against the outcome), an outcome that
 moves no checker so rests on them unsurely too;
@@ -220,13 +225,16 @@ class Changes:
     how much a light (0) or dark (1) checker laid there or taken away would
     change it. ``bar_still``: no probe along the bar changed by a quarter
     of what a checker laid there would, where that is at least half of
-    :attr:`JudgeConfig.min_change` (no checker entered or left it)."""
+    :attr:`JudgeConfig.min_change` (no checker entered or left it);
+    ``bar_changed``: one changed by :attr:`JudgeConfig.changed_share` of it
+    or more (one did)."""
 
     distance: FloatArray
     scale: FloatArray
     junctions: FloatArray | None = None
     junction_scale: FloatArray | None = None
     bar_still: bool = False
+    bar_changed: bool = False
 
     def turned(self) -> Changes:
         """The same changes seen from the other side of the board (see :meth:`Reading.turned`)."""
@@ -236,6 +244,7 @@ class Changes:
             junctions=None if self.junctions is None else self.junctions[::-1, ::-1],
             junction_scale=None if self.junction_scale is None else self.junction_scale[::-1, ::-1],
             bar_still=self.bar_still,
+            bar_changed=self.bar_changed,
         )
 
 
@@ -257,11 +266,14 @@ def slot_changes(
     bar_scale = np.minimum(template_distance(model.bar, bar_light), template_distance(model.bar, bar_dark))
     # (a checker on the bar changes it less than on a point: the bar is
     # often as dark as one kind of checker)
-    bar_still = bool(
-        (bar_scale > config.min_change / 2).all()
-        and (template_distance(after.bar, before.bar) < config.unchanged_share * bar_scale).all()
+    measurable = bool((bar_scale > config.min_change / 2).all())
+    bar_change = template_distance(after.bar, before.bar) / bar_scale
+    changes = Changes(
+        distance=template_distance(after.patches, before.patches),
+        scale=scale,
+        bar_still=measurable and bool((bar_change < config.unchanged_share).all()),
+        bar_changed=measurable and bool((bar_change >= config.changed_share).any()),
     )
-    changes = Changes(distance=template_distance(after.patches, before.patches), scale=scale, bar_still=bar_still)
     if before.junctions is None or after.junctions is None or before.junction_xy is None:
         return changes
     xy = before.on_board(before.junction_xy)
@@ -439,6 +451,18 @@ def judge_reading(
         shown_before = (before_states <= EMPTY) | (
             np.take_along_axis(prob_before, start[..., None], axis=-1)[..., 0] >= config.support
         )
+    # the bar changed as a checker entering or leaving it would, and is read
+    # otherwise than the frame before read it (as the engine knows it was):
+    # an outcome that leaves it as it was leaves that change unexplained
+    before_bar = (before_layout.bar_light, before_layout.bar_dark)
+    seen_bar = (seen_reading.bar_light, seen_reading.bar_dark)
+    bar_moved = (
+        changes is not None
+        and changes.bar_changed
+        and before_reading is not None
+        and (before_reading.bar_light, before_reading.bar_dark) == before_bar
+        and seen_bar != before_bar
+    )
     tray = seen_reading.off
     pile_confidence = (
         seen_reading.pile_confidence if seen_reading.pile_confidence is not None else np.zeros((2, 12), np.float32)
@@ -642,9 +666,8 @@ def judge_reading(
             pile_moved &= ~(fixed & ~disputed)
         # the move shows: a slot changes, a pile surely counted as the outcome has it, the bar or the tray
         pile_moves = (counts != before_counts) & (np.abs(counts) >= LINE) & (counts == seen_counts) & sure_piles
-        bar_moves = bar_sure and (layout.bar_light, layout.bar_dark) != (
-            before_layout.bar_light,
-            before_layout.bar_dark,
+        bar_moves = (layout.bar_light, layout.bar_dark) != before_bar and (
+            bar_sure or (bar_moved and (layout.bar_light, layout.bar_dark) == seen_bar)
         )
         tray_moves = (in_tray[1] and layout.off_light != before_layout.off_light) or (
             in_tray[-1] and layout.off_dark != before_layout.off_dark
@@ -669,7 +692,8 @@ def judge_reading(
                     or (tray.dark_sure and tray.dark != layout.off_dark)
                 ),
                 weak=np.asarray(weak.any(axis=-1), np.bool_) | pile_moved,
-                unexplained=bool(unexplained.any() or unshown.any()),
+                unexplained=bool(unexplained.any() or unshown.any())
+                or (bar_moved and (layout.bar_light, layout.bar_dark) == before_bar),
                 log_likelihood=float(np.log(np.maximum(p, 1e-6)).sum()),
                 visible=visible,
             )

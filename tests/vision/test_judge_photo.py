@@ -803,3 +803,49 @@ def test_a_blot_the_frame_before_did_not_show_may_have_been_hit_however_little_i
     assert verdict.verdict == "refused", verdict.play  # not 8/3, which leaves the blot
     verdict = judge_reading(before, dice, reading, changes=changes, before_reading=unseen)
     assert verdict.verdict == "legal" and verdict.play is not None and verdict.play.after == play.after
+
+
+def test_a_bar_that_changed_as_a_checker_entering_it_would_tells_a_hit_from_no_hit() -> None:
+    """The bar may be read unsurely (its grain, a lamp's glare): where it
+    changed since the frame before as a checker laid there would, and is
+    read with a checker more than the frame before read it, an outcome that
+    leaves the bar as it was leaves that change unexplained, and the hit is
+    told from the play past the blot; where the bar is read as before, it is not."""
+    before, dice, play, reading, changed, (row, col) = _3_2_at_a_blot("8/5*/3")
+    unseen = _reading_of(layout_from_position(before))
+    unseen.slot_prob[row, col, 0] = (0.9, 0.05, 0.05)  # the frame before did not show the blot
+    unseen.counts[row, col] = 0
+    scale = np.full((2, 12, 6, 3, 3), 40.0, np.float32)
+    distance = np.where(changed, 40.0, 1.0).astype(np.float32)
+    distance[row, col, 0] = 2.0  # ... so its slot hardly changed when it was hit
+    unsure_bar = replace(reading, bar_confidence=0.5)
+    assert unsure_bar.bar_dark == 1
+    still = Changes(distance=distance, scale=scale)
+    assert judge_reading(before, dice, unsure_bar, changes=still, before_reading=unseen).verdict == "refused"
+    entered = Changes(distance=distance, scale=scale, bar_changed=True)
+    verdict = judge_reading(before, dice, unsure_bar, changes=entered, before_reading=unseen)
+    assert verdict.verdict == "legal" and verdict.play is not None and verdict.play.after == play.after
+    as_before = replace(unsure_bar, bar_dark=0)
+    assert judge_reading(before, dice, as_before, changes=entered, before_reading=unseen).verdict == "refused"
+
+
+def test_a_checker_entering_from_the_bar_onto_a_pile_shows_on_the_bar() -> None:
+    """bar/22 onto a pile of six (the only play: every other point it could
+    reach is made) changes no slot, only the pile past its line and the bar.
+    Where the bar is read unsurely, the move shows there only where the bar
+    changed since the frame before as a checker leaving it would."""
+    me, them = [0] * 26, [0] * 26
+    me[25], me[22], me[6] = 1, 6, 8
+    them[2], them[5], them[21], them[6] = 2, 2, 2, 9
+    before = Position(tuple(me), tuple(them))
+    dice = Dice(3, 2)
+    (play,) = legal_plays(before, dice)
+    reading = replace(_reading_of(layout_from_position(play.after)), bar_confidence=0.5)
+    before_reading = _reading_of(layout_from_position(before))
+    scale = np.full((2, 12, 6, 3, 3), 40.0, np.float32)
+    distance = np.ones((2, 12, 6), np.float32)
+    for bar_changed, verdict in ((False, "refused"), (True, "legal")):
+        changes = Changes(distance=distance, scale=scale, bar_changed=bar_changed)
+        judged = judge_reading(before, dice, reading, changes=changes, before_reading=before_reading)
+        assert judged.verdict == verdict, judged.refusal
+    assert judged.play is not None and judged.play.after == play.after
