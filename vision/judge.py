@@ -33,7 +33,8 @@ outcome's state poorly but clearly better than any other (a checker cut by
 the board's edge) contradicts nothing where its change bears the outcome
 out. Piles past five are counted unsurely, but
 alike in both frames: where piles of one colour lose in the reading what
-others gain (between the frames, or against the outcome), an outcome that
+others gain (against the outcome, also with the photo alone, or between
+the frames), an outcome that
 moves no checker so rests on them unsurely too;
 so does one that counts a pile otherwise than the reading, where the pile's
 junctions (where its second layer lies) changed more as the reading has it
@@ -602,21 +603,23 @@ def judge_reading(
         # it (piles are counted unsurely, but alike in both frames): a checker
         # laid on a pile or taken off it that the outcome does not move
         pile_moved = np.zeros((2, 12), np.bool_)
+        seen_pile = (
+            np.abs(seen_counts) if counted_before is None else np.maximum(np.abs(seen_counts), np.abs(counted_before))
+        )
+        pile = (np.maximum(np.abs(counts), np.abs(before_counts)) > LINE) | (seen_pile > LINE)
+        # ... where piles of one colour lose what others gain (a miscount is
+        # one pile's alone): in the photo against the outcome (a checker
+        # moved on from pile to pile, one pip too far), or between the frames
+        # (the frame before may have miscounted one of them)
+        colour = np.sign(np.where(counts != 0, counts, before_counts))
+        gains = [np.where(pile, seen_counts - counts, 0) * colour]
         if counted_before is not None:
-            pile = (np.maximum(np.abs(counts), np.abs(before_counts)) > LINE) | (
-                np.maximum(np.abs(seen_counts), np.abs(counted_before)) > LINE
-            )
-            # ... where piles of one colour lose what others gain (a miscount is
-            # one pile's alone): between the frames, or in the photo against the
-            # outcome (the frame before may have miscounted one of them)
-            colour = np.sign(np.where(counts != 0, counts, before_counts))
-            between = np.where(pile, (seen_counts - counted_before) - (counts - before_counts), 0) * colour
-            against = np.where(pile, seen_counts - counts, 0) * colour
-            for sign in (1, -1):
-                for gained in (between, against):
-                    own = np.where(colour == sign, gained, 0)
-                    if (own > 0).any() and (own < 0).any() and int(own.sum()) == 0:
-                        pile_moved |= own != 0
+            gains.append(np.where(pile, (seen_counts - counted_before) - (counts - before_counts), 0) * colour)
+        for sign in (1, -1):
+            for gained in gains:
+                own = np.where(colour == sign, gained, 0)
+                if (own > 0).any() and (own < 0).any() and int(own.sum()) == 0:
+                    pile_moved |= own != 0
         # a pile the outcome counts otherwise than the reading, where every
         # junction of it that the two would change differently changed as the
         # reading has it (a checker laid on a pile or taken off it shows at a

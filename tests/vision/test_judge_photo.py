@@ -520,7 +520,8 @@ def test_a_checker_moved_from_pile_to_pile_that_the_outcome_does_not_move_is_no_
     moves neither so, a checker went from one to the other (played one pip
     too far); a pile miscounted in one frame alone is no such move. So too
     where the photo counts one pile short and another long against the
-    outcome (the frame before may have miscounted one)."""
+    outcome (the frame before may have miscounted one), and so with the
+    photo alone."""
     start, dice, play, reading, *_ = _24_13()
     before = _reading_of(layout_from_position(start))
     after = np.array(reading.counts)
@@ -539,6 +540,7 @@ def test_a_checker_moved_from_pile_to_pile_that_the_outcome_does_not_move_is_no_
     before.counts[six] = 6
     reading.counts[thirteen], reading.counts[six] = 5, 6
     assert judge_reading(start, dice, reading, before_reading=before).verdict == "refused"
+    assert judge_reading(start, dice, reading).verdict == "refused"
 
 
 def test_a_pile_the_reading_and_its_junctions_count_otherwise_than_the_outcome_is_not_read_surely() -> None:
