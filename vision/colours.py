@@ -3,15 +3,10 @@ of checker, the empty look of every slot and the bar, as small Lab templates
 (:mod:`vision.features`), and how much they vary.
 
 The checker kinds are named ``light`` and ``dark`` by brightness (Lab L), or
-by the caller's choice where both are about equally bright. Two ways to
-learn them:
-
-- :func:`learn_from_layout`: from a board whose layout is known (the starting
-  position at calibration, which labels itself);
-- :func:`learn_from_image`: from an unknown board: slot pictures that occur
-  on points of both colours are checkers (a checker looks the same whatever
-  point it stands on; a point's own look belongs to one point colour), split
-  in two by brightness.
+by the caller's choice where both are about equally bright. They are
+learned by :func:`learn_from_layout` from a board whose layout is known: the
+starting position at calibration, which labels itself, or the layout
+:mod:`vision.uncalibrated` finds on a board never calibrated.
 
 Comparisons (:func:`template_distance`) allow for a change of light: the
 lightness of a patch may be scaled by a gain before it is compared.
@@ -23,7 +18,6 @@ import logging
 from dataclasses import dataclass, replace
 from typing import Any
 
-import cv2
 import numpy as np
 import numpy.typing as npt
 
@@ -520,54 +514,3 @@ def learn_from_layout(
     )
     log.debug("learned light %s dark %s spread %s field %s", model.light_lab, model.dark_lab, spread, field)
     return model, pos_light
-
-
-def learn_from_image(features: SlotFeatures, *, first_is_light: bool | None = None, clusters: int = 6) -> ColourModel:
-    """Learn from a board of unknown layout (see the module's docstring).
-    Raises :class:`CalibrationError` when two checker kinds cannot be found."""
-    patches = features.patches
-    slots = patches.shape[2]
-    near = min(slots, 3)  # near the edge the triangles are wide: an empty slot shows its point's colour
-    kind = np.repeat(point_kind()[:, :, None], near, axis=2).ravel()
-    flat = (patches[:, :, :near] * np.sqrt(DISC)[..., None]).reshape(2 * 12 * near, -1).astype(np.float32)
-    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 40, 0.5)
-    _, labels, _ = cv2.kmeans(flat, clusters, None, criteria, 4, cv2.KMEANS_PP_CENTERS)  # type: ignore[call-overload]
-    labels = labels.ravel()
-    mixed: list[tuple[int, int]] = []
-    for c in range(clusters):
-        members = labels == c
-        n = int(members.sum())
-        share = float(kind[members].mean()) if n else 0.0
-        if n >= 2 and 0.15 <= share <= 0.85:
-            mixed.append((n, c))
-    if len(mixed) < 2:
-        raise CalibrationError(
-            "cannot tell the checkers from the points in this picture (too few checkers of each colour)"
-        )
-    mixed.sort(reverse=True)
-    all_patches = patches[:, :, :near].reshape(-1, PATCH, PATCH, CHANNELS)
-    first, first_s = _template(all_patches[labels == mixed[0][1]])
-    second, second_s = _template(all_patches[labels == mixed[1][1]])
-    if float(template_distance(first, second)) < 3 * MIN_SPREAD:
-        raise CalibrationError("the checkers found are all of one colour: cannot tell light from dark")
-    first_light = _name_by_brightness(first, second, first_is_light=first_is_light)
-    (light, light_s), (dark, dark_s) = (
-        ((first, first_s), (second, second_s)) if first_light else ((second, second_s), (first, first_s))
-    )
-    nearest = np.minimum(template_distance(patches, light), template_distance(patches, dark))
-    checker = nearest <= 2 * max(light_s, dark_s)
-    checker[:, :, :near] |= np.isin(labels, [mixed[0][1], mixed[1][1]]).reshape(2, 12, near)
-    empty = ~checker
-    background, loo = _fill_background(patches, empty)
-    empty_s = max(MIN_SPREAD, float(np.percentile(loo, 80)) if len(loo) else MIN_SPREAD)
-    bar_template, _ = _template(features.bar)
-    return ColourModel(
-        background=background,
-        background_spread=np.full(background.shape[:3], empty_s, np.float32),
-        light=light,
-        dark=dark,
-        bar=np.repeat(bar_template[None], len(features.bar), axis=0),
-        spread=np.maximum(np.array([empty_s, light_s, dark_s], np.float32), MIN_SPREAD),
-        light_field=np.zeros(6, np.float32),
-        self_spread=max(light_s, dark_s, 2 * MIN_SPREAD),
-    )

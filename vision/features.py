@@ -202,6 +202,52 @@ def estimate_pitch(rectified: Image, geometry: BoardGeometry) -> float:
     return float(lag + 0.5 * (a - c) / denom) if denom < 0 else float(lag)
 
 
+#: Checker diameters a board may have, in point widths: checkers fill most
+#: of a point's width and never more than all of it.
+PITCH_RANGE = (0.80, 1.06)
+
+
+def line_pitch(rectified: Image, geometry: BoardGeometry) -> float:
+    """The distance between neighbouring checkers along a point, rectified px,
+    on a board never calibrated: the period of the edges along the points'
+    middles (checkers in a line repeat every diameter), looked for within
+    :data:`PITCH_RANGE` (:func:`estimate_pitch` looks wider, for one of the
+    guesses a calibration tries).
+
+    Each point's edge profile over the reach of a line of five is taken
+    less its smoothed self (the triangle's own slow change would pull the
+    period short) and correlated with itself at every lag; the lag where
+    the points together correlate best, to a fraction of a pixel, is the
+    pitch. 0.92 point widths where no point shows a period."""
+    edges = edge_magnitude(to_lab(rectified))
+    width = geometry.point_width_px
+    height = geometry.size[1]
+    reach = int(min(0.5 * height, 4.2 * width))
+    lags = np.arange(int(PITCH_RANGE[0] * width), int(PITCH_RANGE[1] * width) + 2)
+    if reach <= lags[-1] + 2:
+        return 0.92 * width
+    total = np.zeros(len(lags), np.float64)
+    for cx in slot_centres(geometry)[0, :, 0, 0]:
+        x0, x1 = int(cx - 0.2 * width), int(cx + 0.2 * width) + 1
+        for band in (edges[:reach, x0:x1], edges[height - reach :, x0:x1][::-1]):
+            profile = np.asarray(band.mean(axis=1), np.float32)[:, None]
+            profile = (profile - cv2.GaussianBlur(profile, (1, 0), sigmaX=0.1, sigmaY=0.3 * width))[:, 0]
+            for j, lag in enumerate(lags):
+                a, b = profile[:-lag], profile[lag:]
+                norm = float(np.sqrt((a * a).sum() * (b * b).sum()))
+                if norm > 1e-9:
+                    total[j] += float((a * b).sum()) / norm
+    j = int(np.argmax(total))
+    if total[j] <= 0:
+        return 0.92 * width
+    if 0 < j < len(lags) - 1:
+        a, b, c = total[j - 1], total[j], total[j + 1]
+        denom = a - 2 * b + c
+        if denom < 0:
+            return float(lags[j] + 0.5 * (a - c) / denom)
+    return float(lags[j])
+
+
 def stack_pitch(rectified: Image, geometry: BoardGeometry, counts: npt.NDArray[np.int64]) -> float | None:
     """The checker pitch (rectified px) measured on a board whose ``counts``
     (2, 12) are known (the starting position at calibration): where each

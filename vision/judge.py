@@ -77,8 +77,9 @@ from vision.errors import GeometryError
 from vision.features import JUNCTIONS, SlotFeatures
 from vision.geometry import POINTS_PER_HALF, POINTS_PER_ROW, Image
 from vision.layout import Home, Layout, Mover, layout_from_position
-from vision.read import Reading, geometry_from_corners, point_name, read_board, read_with_corners
+from vision.read import Reading, geometry_from_corners, point_name, read_board
 from vision.refusal import Refusal
+from vision.uncalibrated import read_with_corners
 
 log = logging.getLogger(__name__)
 

@@ -27,11 +27,9 @@ from vision.colours import (
     LIGHT,
     LINE,
     ColourModel,
-    learn_from_image,
     template_distance,
 )
-from vision.errors import CalibrationError
-from vision.features import JUNCTIONS, PATCH, SlotFeatures, estimate_pitch, measure
+from vision.features import JUNCTIONS, PATCH, SlotFeatures, line_pitch, measure
 from vision.geometry import BAR_PROBES_PER_PITCH, BoardGeometry, Image, make_geometry, rectify
 from vision.layout import Layout
 from vision.occlusion import (
@@ -718,7 +716,7 @@ def unexplained_slots(prob: FloatArray, explained: FloatArray, *, config: ReadCo
 def read_rectified(
     rectified: Image,
     geometry: BoardGeometry,
-    model: ColourModel | None,
+    model: ColourModel,
     *,
     config: ReadConfig = ReadConfig(),
     refusal_config: RefusalConfig = RefusalConfig(),
@@ -731,8 +729,7 @@ def read_rectified(
 ) -> Reading:
     """Read a rectified board (height, width, 3) BGR uint8: exposure and
     sharpness refusals first, and with a calibration's ``reference`` a dice
-    cup (:mod:`vision.cups`); then every slot. Without a model the colours
-    are learned from this very image (:func:`learn_from_image`). ``empty``:
+    cup (:mod:`vision.cups`); then every slot, against ``model``. ``empty``:
     the calibration's thumbnail of the empty board (see
     :mod:`vision.occlusion`), to refuse frames where something covers it;
     ``borrowed``: the slots (2, 12, S) whose empty look was borrowed from
@@ -751,8 +748,6 @@ def read_rectified(
     if refusal is not None:
         return refused_reading(refusal, geometry, rectified)
     features = measure(rectified, geometry, empty=empty)
-    if model is None:
-        model = learn_from_image(features)
     prob, slot_z, explained, doubtful = slot_z_scores(features, model, config=config)
     nearest = np.asarray(slot_z.min(axis=-1), np.float32)
     strange = unexplained_slots(prob, explained, config=config)
@@ -1026,15 +1021,4 @@ def geometry_from_corners(image: Image, corners: npt.ArrayLike) -> BoardGeometry
     """Geometry of an uncalibrated board: the bar found in the image and the
     checker pitch estimated from it."""
     geometry = make_geometry(np.asarray(corners, np.float32), image)
-    return replace(geometry, pitch_px=estimate_pitch(rectify(image, geometry), geometry))
-
-
-def read_with_corners(image: Image, geometry: BoardGeometry, *, config: ReadConfig = ReadConfig()) -> Reading:
-    """Read a frame (h, w, 3) BGR uint8 of an uncalibrated board (see
-    :func:`geometry_from_corners`): the colours are learned from the frame
-    itself; a board whose checkers cannot be told apart is refused."""
-    rectified = rectify(image, geometry)
-    try:
-        return read_rectified(rectified, geometry, None, config=config)
-    except CalibrationError as exc:
-        return refused_reading(Refusal("colours_unknown", str(exc)), geometry, rectified)
+    return replace(geometry, pitch_px=line_pitch(rectify(image, geometry), geometry))

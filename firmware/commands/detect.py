@@ -60,7 +60,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"nardref detect: {exc}", file=sys.stderr)
         return 2
     from vision.errors import VisionError
-    from vision.read import geometry_from_corners, read_board, read_with_corners
+    from vision.read import geometry_from_corners, read_board
+    from vision.uncalibrated import read_with_corners
 
     try:
         if calibration is not None:

@@ -38,7 +38,6 @@ from vision.read import (
     geometry_from_corners,
     point_name,
     read_board,
-    read_with_corners,
     slot_z_scores,
     unexplained_slots,
 )
@@ -46,6 +45,7 @@ from vision.refusal import check_board_moved, check_occlusion, outline_points
 from vision.render import CameraPose, Effects, Lighting, render
 from vision.render_style import STYLES, find_style
 from vision.trays import Off
+from vision.uncalibrated import read_with_corners
 
 
 def _right(reading: Reading, truth: Layout) -> int:

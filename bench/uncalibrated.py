@@ -1,0 +1,185 @@
+"""Reading boards never calibrated: ``nardref detect --corners`` and
+``nardref judge --image --corners``, as on a photo of somebody else's board.
+
+Each photo is a new board (random style, camera, light and lens) in a
+position reached by random legal play, read with its four corners alone:
+the checker pitch and every look are learned from the photo itself
+(:mod:`vision.uncalibrated`). Figures: points and whole boards right,
+points read confidently wrong, clean photos refused, occluded photos (a
+hand, an arm or a dice cup over the same position) refused, the photo
+judge's verdicts on a random legal play from that position, the pitch
+found against the renderer's own, and the time a photo takes. Run::
+
+    python bench/uncalibrated.py                # 300 photos (about 2 minutes)
+    python bench/uncalibrated.py --n 1000 --seed 3
+    python bench/uncalibrated.py --n 60 --show-errors
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))  # bench/vision.py's name would shadow the vision package
+
+from boards import vision_bench  # noqa: E402  (bench/boards.py, beside this file)
+
+from engine.dice import Dice  # noqa: E402
+from engine.legal import legal_plays  # noqa: E402
+from vision.geometry import homography  # noqa: E402
+from vision.judge import judge_photo  # noqa: E402
+from vision.read import ReadConfig, geometry_from_corners  # noqa: E402
+from vision.render import CameraPose, Effects, Lighting, random_style, render  # noqa: E402
+from vision.uncalibrated import read_with_corners  # noqa: E402
+
+
+def true_pitch(style: object, width_px: int) -> float:
+    """The checker pitch the renderer drew, in rectified px of a playing area
+    ``width_px`` wide: two checker radii, both in point widths, over the
+    area's twelve points and bar."""
+    return 2 * style.checker_radius * width_px / (12 + style.bar_width)  # type: ignore[attr-defined]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--n", type=int, default=300, help="photos read (default 300)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the photo set")
+    parser.add_argument("--show-errors", action="store_true", help="print every photo read wrong and every verdict")
+    args = parser.parse_args(argv)
+    cv2.setNumThreads(1)
+    confident = ReadConfig().confident
+    points_right = boards_right = confident_wrong = 0
+    refused: Counter[str] = Counter()
+    occluded_refused = 0
+    verdicts: Counter[str] = Counter()
+    pitch_errors: list[float] = []
+    read_ms: list[float] = []
+    warp_ms: list[float] = []
+    wrong_by_style: Counter[str] = Counter()
+    by_style: Counter[str] = Counter()
+    started = time.perf_counter()
+    for i in range(args.n):
+        np_rng = np.random.default_rng([args.seed, i])
+        rng = random.Random(args.seed * 1000 + i)
+        look = {
+            "style": random_style(np_rng),
+            "camera": CameraPose.random(np_rng),
+            "lighting": Lighting.random(np_rng),
+            "effects": Effects.random(np_rng),
+        }
+        name = look["style"].name  # type: ignore[attr-defined]
+        by_style[name] += 1
+        position, mover = vision_bench.random_game(rng, rng.randint(0, 60))
+        truth = vision_bench.light_layout(position, mover)
+        board_seed = int(np_rng.integers(1 << 30))
+        shot = render(truth, rng=np_rng, board_seed=board_seed, **look)  # type: ignore[arg-type]
+        t0 = time.perf_counter()
+        geometry = geometry_from_corners(shot.image, shot.corners)
+        reading = read_with_corners(shot.image, geometry)
+        read_ms.append((time.perf_counter() - t0) * 1000)
+        t0 = time.perf_counter()
+        cv2.warpPerspective(shot.image, homography(geometry), geometry.size)
+        warp_ms.append((time.perf_counter() - t0) * 1000)
+        pitch_errors.append(geometry.pitch_px / true_pitch(look["style"], geometry.size[0]) - 1)
+        if reading.refusal is not None:
+            refused[reading.refusal.reason] += 1
+            wrong_by_style[name] += 1
+            if args.show_errors:
+                print(f"  {name} photo {i}: refused {reading.refusal.message[:160]}")
+        else:
+            seen = reading.layout()
+            pairs = list(zip(seen.top + seen.bottom, truth.top + truth.bottom, reading.confidence.ravel(), strict=True))
+            right = sum(a == b for a, b, _ in pairs)
+            points_right += right
+            confident_wrong += sum(a != b and c >= confident for a, b, c in pairs)
+            whole = right == 24 and (seen.bar_light, seen.bar_dark) == (truth.bar_light, truth.bar_dark)
+            boards_right += whole
+            if not whole:
+                wrong_by_style[name] += 1
+                if args.show_errors:
+                    pad = " " * len(name)
+                    print(
+                        f"  {name} photo {i}: truth {truth.top} {truth.bottom} bar {truth.bar_light},{truth.bar_dark}"
+                    )
+                    print(f"  {pad}          seen  {seen.top} {seen.bottom} bar {seen.bar_light},{seen.bar_dark}")
+        occlusion = rng.choice(["hand", "arm", "cup"])
+        hidden = render(truth, rng=np_rng, board_seed=board_seed, occlusion=occlusion, **look)  # type: ignore[arg-type]
+        covered = read_with_corners(hidden.image, geometry_from_corners(hidden.image, hidden.corners))
+        occluded_refused += covered.refusal is not None
+        if args.show_errors and covered.refusal is None:
+            print(f"  {name} photo {i}: a {occlusion} over the board, not refused")
+        # the photo judge: a random legal play from this position, the photo alone
+        dice = Dice(rng.randint(1, 6), rng.randint(1, 6))
+        chosen = rng.choice(legal_plays(position, dice))
+        after = render(
+            vision_bench.light_layout(chosen.after, mover),
+            rng=np_rng,
+            board_seed=board_seed,
+            **look,  # type: ignore[arg-type]
+        )
+        home = "bottom-right" if mover == "light" else "top-right"
+        verdict = judge_photo(
+            position,
+            dice,
+            after.image,
+            corners=after.corners,
+            mover=mover,
+            home=home,  # type: ignore[arg-type]
+        )
+        if verdict.verdict == "legal":
+            right = verdict.play is not None and verdict.play.after == chosen.after
+            verdicts["identified" if right else "wrong play"] += 1
+        else:
+            verdicts[verdict.verdict] += 1
+        if args.show_errors and verdict.verdict != "legal":
+            why = verdict.refusal.message if verdict.refusal else "; ".join(str(c) for c in verdict.contradictions)
+            print(f"  judge {name} photo {i}: played {chosen.play}, {verdict.verdict}: {why[:160]}")
+    elapsed = time.perf_counter() - started
+    n = args.n
+    read = n - sum(refused.values())
+
+    def pct(a: float, b: float) -> str:
+        return f"{100 * a / max(b, 1):.2f} %"
+
+    errors = np.abs(np.array(pitch_errors))
+    ms, floor = float(np.median(read_ms)), float(np.median(warp_ms))
+    print(
+        f"uncalibrated bench: {n} photos, each a new board read by its corners alone, seed {args.seed}, {elapsed:.0f} s"
+    )
+    print(f"  points right:               {pct(points_right, 24 * n)}  (goal on real photos 98 %)")
+    print(f"  confidently wrong points:   {confident_wrong}  (goal 0)")
+    print(f"  whole boards right:         {pct(boards_right, n)}  (goal on real photos 80 %)")
+    print(f"  clean photos refused:       {sum(refused.values())} {dict(refused)}")
+    print(f"  occluded photos refused:    {pct(occluded_refused, n)}  (goal 100 %)")
+    print(
+        f"  judge, photo only:          identified {pct(verdicts['identified'], n)}, "
+        f"refused {pct(verdicts['refused'], n)}, "
+        f"legal called illegal {verdicts['illegal']}, the wrong play {verdicts['wrong play']}  (goals 0, 0)"
+    )
+    print(
+        f"  pitch found: within 3 % of the renderer's {pct(int((errors < 0.03).sum()), n)}, "
+        f"within 5 % {pct(int((errors < 0.05).sum()), n)}, median error {100 * float(np.median(errors)):.1f} %"
+    )
+    print(
+        f"  per photo, one core: {ms:.0f} ms median (the pitch, the layout and the reading); "
+        f"warpPerspective alone {floor:.2f} ms; ratio {ms / max(floor, 1e-9):.0f}x"
+    )
+    print(
+        "  boards wrong by style:      "
+        + ", ".join(f"{k} {wrong_by_style[k]}/{v}" for k, v in sorted(by_style.items()))
+    )
+    if read == 0:
+        print("  (every photo refused)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

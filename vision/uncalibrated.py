@@ -1,0 +1,239 @@
+"""Reading a board no calibration has seen (``nardref detect --corners``,
+``nardref judge --image --corners``): what its checkers and points look
+like is learned from the very photo.
+
+Nothing labels such a photo, but a board's structure does:
+
+- an empty slot looks as the same slot of every other point of its colour
+  does (the patches are turned so that the board's edge is up on both
+  rows, so a slot k of the top row and of the bottom row show the same
+  part of the triangle);
+- a checker looks the same on whatever point and slot it stands;
+- checkers stand in a line from the edge, all of one colour on a point.
+
+:func:`learn_layout` fits that structure to the slots as k-means fits
+clusters, by turns: each point takes the colour and count whose looks
+explain its slots best, then every look is the median of the slots that
+took it. Where a point colour looks like a checker (white checkers on
+white points, gold on gold), no look of its own may stand for it: the
+empty look of a slot is learned from the slots of its kind left empty.
+It starts from several guesses and keeps the one that explains the photo
+best. :func:`read_with_corners` hands the layout found to the reader as if
+it were a calibration's (:func:`vision.colours.learn_from_layout`), with
+every empty look borrowed from another point so that no slot confirms
+itself, which reads the piles, the bar and how sure each point is; a
+point where the two disagree, or where another colour and count explains
+it nearly as well, is not read surely.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+import numpy.typing as npt
+
+from vision.colours import (
+    DISC,
+    EMPTY,
+    FAR_HALF,
+    LINE,
+    UNKNOWN,
+    borrowed,
+    learn_from_layout,
+    point_kind,
+    template_distance,
+)
+from vision.errors import CalibrationError
+from vision.features import SlotFeatures, measure
+from vision.geometry import BoardGeometry, Image, rectify
+from vision.layout import Layout
+from vision.read import ReadConfig, Reading, point_name, read_rectified, refused_reading
+from vision.refusal import Refusal
+
+FloatArray = npt.NDArray[np.float32]
+Counts = npt.NDArray[np.int64]
+
+#: The first guesses at the checkers' looks: the slots least like their
+#: kind's typical look, past each of these percentiles of that distance.
+STARTS = (60.0, 75.0, 90.0)
+#: Turns of :func:`learn_layout` at most (it stops where a turn changes nothing).
+TURNS = 12
+#: A point is read no surer than ``DOUBT_CONFIDENCE`` where the layout found
+#: and the reading count it otherwise, or where another colour and count
+#: explains its slots less than this many mean slot distances worse.
+MARGIN = 3.0
+DOUBT_CONFIDENCE = 0.5
+
+
+@dataclass(frozen=True)
+class Learned:
+    """What :func:`learn_layout` found: ``counts`` (2, 12) signed, + for the
+    brighter checkers; ``cost`` the mean template distance per slot of the
+    photo from the looks of that layout (lower explains it better);
+    ``margin`` (2, 12) how much worse each point's next best colour and
+    count explains it, in mean distances per slot."""
+
+    counts: Counts
+    cost: float
+    margin: FloatArray
+
+
+def _groups(slots: int) -> npt.NDArray[np.intp]:
+    """(2, 12, slots) which empty look each slot shares: its point's colour
+    and its distance from the edge, on both rows."""
+    return np.asarray(point_kind()[:, :, None] * slots + np.arange(slots)[None, None, :], np.intp)
+
+
+def _assign(
+    patches: FloatArray, checkers: tuple[FloatArray, FloatArray], empty: FloatArray, groups: npt.NDArray[np.intp]
+) -> tuple[Counts, FloatArray, FloatArray]:
+    """Each point's colour and count (2, 12) (+ the first checker look, - the
+    second) whose looks explain its slots best, that cost (2, 12) (the sum
+    of the slots' distances from their looks) and the cost of the next best
+    colour and count. The slot just past a line
+    is judged by its far half (the line's last checker casts its shadow and
+    shows its side over the near half); past a full line, a slot is either
+    empty or a checker of the line's pile."""
+    slots = patches.shape[2]
+    to_checker = np.stack([template_distance(patches, look) for look in checkers], axis=-1)  # (2, 12, S, 2)
+    looks = empty[groups]
+    to_empty = template_distance(patches, looks)
+    to_empty_far = template_distance(patches, looks, weights=FAR_HALF)
+    before = np.concatenate([np.zeros((2, 12, 1, 2), np.float32), np.cumsum(to_checker, axis=2)], axis=2)
+    after = np.concatenate([np.cumsum(to_empty[:, :, ::-1], axis=2)[:, :, ::-1], np.zeros((2, 12, 1), np.float32)], 2)
+    best = np.full((2, 12), np.inf, np.float32)
+    runner_up = np.full((2, 12), np.inf, np.float32)
+    counts = np.zeros((2, 12), np.int64)
+    for colour, sign in ((0, 1), (1, -1)):
+        for n in range(0 if colour == 0 else 1, min(slots, LINE) + 1):
+            cost = before[:, :, n, colour].copy()
+            if n < slots:
+                cost += to_empty_far[:, :, n] if n else to_empty[:, :, 0]
+                if n == LINE:
+                    cost += np.minimum(to_empty[:, :, n + 1 :], to_checker[:, :, n + 1 :, colour]).sum(axis=2)
+                else:
+                    cost += after[:, :, n + 1]
+            better = cost < best
+            runner_up = np.where(better, best, np.minimum(runner_up, cost))
+            best = np.where(better, cost, best)
+            counts = np.where(better, sign * n, counts)
+    return counts, best, runner_up
+
+
+def _relearn(
+    patches: FloatArray,
+    counts: Counts,
+    groups: npt.NDArray[np.intp],
+    checkers: tuple[FloatArray, FloatArray],
+    empty: FloatArray,
+) -> tuple[tuple[FloatArray, FloatArray], FloatArray]:
+    """The looks as the medians of the slots ``counts`` gives them; a look no
+    slot takes stays as it was. The slot just past a line shows that line's
+    shadow, and past a full line its pile: neither teaches an empty look."""
+    slots = patches.shape[2]
+    k = np.arange(slots)[None, None, :]
+    n = np.abs(counts)[:, :, None]
+    state = np.where(k < n, np.where(counts[:, :, None] > 0, 1, 2), EMPTY)
+    state = np.where((n >= LINE) & (k >= LINE), UNKNOWN, state)
+    learned = []
+    for code, look in zip((1, 2), checkers, strict=True):
+        taken = patches[state == code]
+        learned.append(np.median(taken, axis=0).astype(np.float32) if len(taken) else look)
+    empty = empty.copy()
+    bare = (state == EMPTY) & ~((k == n) & (n > 0))
+    for group in range(len(empty)):
+        taken = patches[bare & (groups == group)]
+        if len(taken):
+            empty[group] = np.median(taken, axis=0)
+    return (learned[0], learned[1]), empty
+
+
+def _start(
+    patches: FloatArray, groups: npt.NDArray[np.intp], percentile: float
+) -> tuple[tuple[FloatArray, FloatArray], FloatArray]:
+    """A first guess: each group's empty look is its most typical slot (the
+    one nearest the others, most of them empty); the slots within a line's
+    reach least like that, past ``percentile`` of them, are checkers, split
+    by brightness into two looks."""
+    empty = np.zeros((int(groups.max()) + 1, *patches.shape[3:]), np.float32)
+    for group in range(len(empty)):
+        members = patches[groups == group]
+        spread = np.stack([template_distance(members, m) for m in members])
+        empty[group] = members[int(np.argmin(np.median(spread, axis=1)))]
+    reach = min(patches.shape[2], LINE)
+    distance = template_distance(patches, empty[groups])[:, :, :reach].ravel()
+    odd = patches[:, :, :reach].reshape(-1, *patches.shape[3:])[distance >= np.percentile(distance, percentile)]
+    lightness = (odd[..., 0] * DISC).sum(axis=(1, 2))
+    bright = lightness >= np.median(lightness)
+    if bright.all() or not bright.any():
+        return (odd.mean(axis=0), odd.mean(axis=0)), empty
+    return (np.median(odd[bright], axis=0), np.median(odd[~bright], axis=0)), empty
+
+
+def learn_layout(features: SlotFeatures) -> Learned:
+    """The layout (and how well it explains the photo) that the board's
+    structure fits best to ``features`` of a board never calibrated (see
+    the module's docstring)."""
+    patches = features.patches
+    slots = patches.shape[2]
+    groups = _groups(slots)
+    best: tuple[float, Counts, FloatArray, tuple[FloatArray, FloatArray]] | None = None
+    for percentile in STARTS:
+        checkers, empty = _start(patches, groups, percentile)
+        counts, cost, runner_up = _assign(patches, checkers, empty, groups)
+        for _ in range(TURNS):
+            checkers, empty = _relearn(patches, counts, groups, checkers, empty)
+            again, cost, runner_up = _assign(patches, checkers, empty, groups)
+            if (again == counts).all():
+                break
+            counts = again
+        mean = float(cost.mean()) / slots
+        if best is None or mean < best[0]:
+            best = (mean, counts, (runner_up - cost) / max(mean, 1e-6), checkers)
+    assert best is not None
+    mean, counts, margin, (first, second) = best
+    if (second[..., 0] * DISC).sum() > (first[..., 0] * DISC).sum():
+        counts = -counts
+    return Learned(counts, mean, margin.astype(np.float32))
+
+
+def read_with_corners(image: Image, geometry: BoardGeometry, *, config: ReadConfig = ReadConfig()) -> Reading:
+    """Read a frame (h, w, 3) BGR uint8 of an uncalibrated board (see
+    :func:`vision.read.geometry_from_corners`): the layout is learned from
+    the frame (:func:`learn_layout`), then read as a calibration learned
+    from that layout would read it. A board whose checkers cannot be told
+    from its points is refused."""
+    rectified = rectify(image, geometry)
+    features = measure(rectified, geometry)
+    learned = learn_layout(features)
+    line = np.clip(learned.counts, -LINE, LINE)
+    if not (line > 0).any() or not (line < 0).any():
+        return refused_reading(
+            Refusal("colours_unknown", "cannot tell two kinds of checker from the points in this picture"),
+            geometry,
+            rectified,
+        )
+    layout = Layout(top=tuple(int(v) for v in line[0]), bottom=tuple(int(v) for v in line[1]))
+    try:
+        model, positive_light = learn_from_layout(features, layout)
+    except CalibrationError as exc:
+        return refused_reading(Refusal("colours_unknown", str(exc)), geometry, rectified)
+    slots = geometry.slots
+    states = np.zeros((2, 12, slots), np.int8)
+    k = np.arange(slots)[None, None, :]
+    states[k < np.abs(learned.counts)[:, :, None]] = 1
+    states[(np.abs(learned.counts)[:, :, None] >= LINE) & (k >= LINE)] = UNKNOWN
+    model = borrowed(model, features, states == EMPTY)
+    # the bar's own look: most of it is bare, whatever stands on it
+    model = replace(model, bar=np.repeat(np.median(features.bar, axis=0)[None], len(features.bar), axis=0))
+    reading = read_rectified(rectified, geometry, model, config=config)
+    if reading.refusal is not None:
+        return reading
+    found = learned.counts if positive_light else -learned.counts
+    seen = np.minimum(np.abs(reading.counts), LINE) * np.sign(reading.counts)
+    doubt = (seen != found) | (learned.margin < MARGIN)
+    confidence = np.where(doubt, np.minimum(reading.confidence, DOUBT_CONFIDENCE), reading.confidence)
+    uncertain = [point_name(r, c) for r in range(2) for c in range(12) if confidence[r, c] < config.confident]
+    uncertain += ["bar"] if "bar" in reading.uncertain else []
+    return replace(reading, confidence=confidence.astype(np.float32), uncertain=tuple(uncertain))
