@@ -100,6 +100,11 @@ def main(argv: list[str] | None = None) -> int:
             right = sum(a == b for a, b, _ in pairs)
             points_right += right
             confident_wrong += sum(a != b and c >= confident for a, b, c in pairs)
+            if args.show_errors:
+                for k, (a, b, c) in enumerate(pairs):
+                    if a != b and c >= confident:
+                        where = f"{('top', 'bottom')[k // 12]} {k % 12 + 1}"
+                        print(f"  {name} photo {i}: {where} holds {b}, read {a} surely ({c:.2f})")
             whole = right == 24 and (seen.bar_light, seen.bar_dark) == (truth.bar_light, truth.bar_dark)
             boards_right += whole
             if not whole:

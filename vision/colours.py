@@ -432,12 +432,20 @@ def _checker_spread(model: ColourModel, samples: FloatArray, xy: FloatArray, lig
 
 
 def learn_from_layout(
-    features: SlotFeatures, layout: Layout, *, positive_is_light: bool | None = None
+    features: SlotFeatures,
+    layout: Layout,
+    *,
+    positive_is_light: bool | None = None,
+    unpiled: npt.NDArray[np.bool_] | None = None,
 ) -> tuple[ColourModel, bool]:
     """Learn from a board showing ``layout``, whose signs say which checkers
     belong together (not yet which are light). Returns the model and whether
     the layout's positive checkers are the light ones (by brightness;
-    ``positive_is_light`` decides when both are about equally bright)."""
+    ``positive_is_light`` decides when both are about equally bright).
+    Two touching rims are learned from the junctions of the lines of five
+    (the starting position's); where the layout's lines of five may hold
+    piles, ``unpiled`` (2, 12) names the lines that surely hold none, and
+    the rims are learned from their junctions alone."""
     slots = features.patches.shape[2]
     states = layout_states(layout, slots, exact=True)
     xy = features.on_board(features.slot_xy)
@@ -488,25 +496,29 @@ def learn_from_layout(
         reach = min(LINE - 1, junctions.shape[2])
         learned: list[FloatArray | None] = []
 
-        def junction_look(lines: npt.NDArray[np.bool_], places: slice, response: float) -> FloatArray:
-            """The median junction at ``places`` of the ``lines`` (2, 12), under the board's mean light."""
-            rows, cols = np.nonzero(lines)
-            where = jxy[rows, cols, places].reshape(-1, 2)
-            flat = np.array(junctions[rows, cols, places].reshape(-1, PATCH, PATCH, CHANNELS), np.float32)
+        def junction_look(taken: npt.NDArray[np.bool_], response: float) -> FloatArray:
+            """The median of the junctions ``taken`` (2, 12, J), under the board's mean light."""
+            where = jxy[taken]
+            flat = np.array(junctions[taken], np.float32)
             gain = np.exp(response * (_basis(where) @ field)).astype(np.float32)
             flat[..., 0] *= gain[:, None, None]
             flat[..., 3] *= gain[:, None, None]
             return np.asarray(np.median(flat, axis=0), np.float32)
 
+        place = np.arange(junctions.shape[2])[None, None, :]
         for sign, r in ((1, float(pos_r)), (-1, float(neg_r))):
             per_kind: list[FloatArray] = []
+            line = (counts * sign)[:, :, None]
             for kind in (0, 1):
-                of_kind = point_kind() == kind
-                if not (counts * sign >= LINE)[of_kind].any():
+                of_kind = (point_kind() == kind)[:, :, None]
+                first = of_kind & (line >= 2) & (place == 0)
+                if unpiled is None:
+                    rest = of_kind & (line >= LINE) & (place >= 1) & (place < reach)
+                else:  # every junction between two checkers of a line surely unpiled
+                    rest = of_kind & unpiled[:, :, None] & (place >= 1) & (place < np.minimum(line - 1, reach))
+                if not first.any() or not rest.any():
                     break
-                first = junction_look((counts * sign >= 2) & of_kind, slice(0, 1), r)
-                rest = junction_look((counts * sign >= LINE) & of_kind, slice(1, reach), r)
-                per_kind.append(np.stack([first, rest]))
+                per_kind.append(np.stack([junction_look(first, r), junction_look(rest, r)]))
             learned.append(np.stack(per_kind) if len(per_kind) == 2 else None)
         junction_light, junction_dark = (learned[0], learned[1]) if pos_light else (learned[1], learned[0])
     model = replace(

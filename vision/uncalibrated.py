@@ -171,28 +171,54 @@ def _start(
     return (np.median(odd[bright], axis=0), np.median(odd[~bright], axis=0)), empty
 
 
+def _fit(
+    patches: FloatArray,
+    groups: npt.NDArray[np.intp],
+    checkers: tuple[FloatArray, FloatArray],
+    empty: FloatArray,
+) -> tuple[float, Counts, FloatArray, tuple[FloatArray, FloatArray], FloatArray]:
+    """Assign and relearn by turns from these looks until nothing changes:
+    the mean cost per slot, the counts, the margin of each point (see
+    :class:`Learned`) and the looks learned."""
+    counts, cost, runner_up = _assign(patches, checkers, empty, groups)
+    for _ in range(TURNS):
+        checkers, empty = _relearn(patches, counts, groups, checkers, empty)
+        again, cost, runner_up = _assign(patches, checkers, empty, groups)
+        if (again == counts).all():
+            break
+        counts = again
+    mean = float(cost.mean()) / patches.shape[2]
+    return mean, counts, (runner_up - cost) / max(mean, 1e-6), checkers, empty
+
+
+def _least_like(
+    patches: FloatArray, groups: npt.NDArray[np.intp], checkers: tuple[FloatArray, FloatArray]
+) -> FloatArray:
+    """Each group's slot least like either checker look: where checkers
+    stand on most points of a colour at some slot, the typical slot there
+    is a checker, and the point's own look is the odd one out."""
+    nearest = np.minimum(*(template_distance(patches, look) for look in checkers))
+    empty = np.zeros((int(groups.max()) + 1, *patches.shape[3:]), np.float32)
+    for group in range(len(empty)):
+        members = groups == group
+        empty[group] = patches[members][int(np.argmax(nearest[members]))]
+    return empty
+
+
 def learn_layout(features: SlotFeatures) -> Learned:
     """The layout (and how well it explains the photo) that the board's
     structure fits best to ``features`` of a board never calibrated (see
-    the module's docstring)."""
+    the module's docstring): from each of the first guesses (:func:`_start`),
+    and again from the checker looks found with each point colour's least
+    checker-like slots as its empty looks; the fit that explains the
+    slots best wins."""
     patches = features.patches
-    slots = patches.shape[2]
-    groups = _groups(slots)
-    best: tuple[float, Counts, FloatArray, tuple[FloatArray, FloatArray]] | None = None
+    groups = _groups(patches.shape[2])
+    fits = []
     for percentile in STARTS:
-        checkers, empty = _start(patches, groups, percentile)
-        counts, cost, runner_up = _assign(patches, checkers, empty, groups)
-        for _ in range(TURNS):
-            checkers, empty = _relearn(patches, counts, groups, checkers, empty)
-            again, cost, runner_up = _assign(patches, checkers, empty, groups)
-            if (again == counts).all():
-                break
-            counts = again
-        mean = float(cost.mean()) / slots
-        if best is None or mean < best[0]:
-            best = (mean, counts, (runner_up - cost) / max(mean, 1e-6), checkers)
-    assert best is not None
-    mean, counts, margin, (first, second) = best
+        fit = _fit(patches, groups, *_start(patches, groups, percentile))
+        fits += [fit, _fit(patches, groups, fit[3], _least_like(patches, groups, fit[3]))]
+    mean, counts, margin, (first, second), _ = min(fits, key=lambda f: f[0])
     if (second[..., 0] * DISC).sum() > (first[..., 0] * DISC).sum():
         counts = -counts
     return Learned(counts, mean, margin.astype(np.float32))
@@ -216,7 +242,8 @@ def read_with_corners(image: Image, geometry: BoardGeometry, *, config: ReadConf
         )
     layout = Layout(top=tuple(int(v) for v in line[0]), bottom=tuple(int(v) for v in line[1]))
     try:
-        model, positive_light = learn_from_layout(features, layout)
+        # a line of five the layout found may be a pile: the rims between two checkers come from shorter lines
+        model, positive_light = learn_from_layout(features, layout, unpiled=np.abs(line) < LINE)
     except CalibrationError as exc:
         return refused_reading(Refusal("colours_unknown", str(exc)), geometry, rectified)
     slots = geometry.slots

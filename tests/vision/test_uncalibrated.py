@@ -1,0 +1,137 @@
+"""Boards read by their corners alone (no calibration): the pitch found
+against the renderer's own, the layout learned from the board's structure,
+how sure the reading is, and refusals."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.vision.vision_boards import EMPTY, Board, game_position, light_layout, plain_board, random_board
+from vision.colours import LINE, point_kind
+from vision.features import CHANNELS, PATCH, SlotFeatures, line_pitch
+from vision.geometry import rectify
+from vision.read import ReadConfig, geometry_from_corners
+from vision.render_style import STYLES, find_style
+from vision.uncalibrated import MARGIN, learn_layout, read_with_corners
+
+CONFIDENT = ReadConfig().confident
+
+
+def _renderers_pitch(style: str, width_px: int) -> float:
+    """The pitch the renderer draws, rectified px: two checker radii (in point
+    widths) over a playing area of twelve points and the bar."""
+    drawn = find_style(style)
+    return 2 * drawn.checker_radius * width_px / (12 + drawn.bar_width)
+
+
+BOARDS = {f"{style}-{kind}": (style, kind) for style in STYLES for kind in ("plain", "tilted")}
+
+
+def _board(style: str, kind: str) -> Board:
+    return plain_board(style) if kind == "plain" else random_board(5, style)
+
+
+@pytest.mark.parametrize("name", BOARDS)
+def test_the_pitch_is_found_from_the_lines_of_checkers(name: str) -> None:
+    board = _board(*BOARDS[name])
+    position, mover = game_position(21, 14)
+    shot = board.shoot(light_layout(position, mover), 21)
+    geometry = geometry_from_corners(shot.image, shot.corners)
+    found = line_pitch(rectify(shot.image, geometry), geometry)
+    assert abs(found / _renderers_pitch(board.style, geometry.size[0]) - 1) < 0.05
+
+
+@pytest.mark.parametrize("style", STYLES)
+def test_a_board_never_calibrated_is_read_from_its_structure(style: str) -> None:
+    """Overhead in even light, every style reads whole: white checkers on
+    white points, gold on gold and red on red included."""
+    position, mover = game_position(21, 14)
+    truth = light_layout(position, mover)
+    shot = plain_board(style).shoot(truth, 21)
+    reading = read_with_corners(shot.image, geometry_from_corners(shot.image, shot.corners))
+    assert reading.refusal is None
+    assert reading.layout() == truth
+
+
+@pytest.mark.parametrize("style", STYLES)
+def test_a_tilted_board_in_room_light_is_never_read_confidently_wrong(style: str) -> None:
+    board = _board(style, "tilted")
+    position, mover = game_position(21, 14)
+    truth = light_layout(position, mover)
+    shot = board.shoot(truth, 21)
+    reading = read_with_corners(shot.image, geometry_from_corners(shot.image, shot.corners))
+    assert reading.refusal is None
+    seen = reading.layout()
+    for name, a, b, sure in zip(
+        [f"{row} {col + 1}" for row in ("top", "bottom") for col in range(12)],
+        seen.top + seen.bottom,
+        truth.top + truth.bottom,
+        reading.confidence.ravel(),
+        strict=True,
+    ):
+        assert a == b or sure < CONFIDENT, f"{name}: read {a} surely, holds {b}"
+        assert a == b or name in reading.uncertain
+
+
+def test_a_board_with_no_checker_is_refused() -> None:
+    shot = plain_board("wood").shoot(EMPTY, 3)
+    reading = read_with_corners(shot.image, geometry_from_corners(shot.image, shot.corners))
+    assert reading.refusal is not None and reading.refusal.reason == "colours_unknown"
+
+
+def _features(looks: dict[str, np.ndarray], counts: np.ndarray, rng: np.random.Generator) -> SlotFeatures:
+    """Slot patches (2, 12, 6) of ``counts``: each empty slot shows its point
+    colour's look at that distance from the edge, each checker its colour's
+    look, all with noise."""
+    slots = 6
+    patches = np.zeros((2, 12, slots, PATCH, PATCH, CHANNELS), np.float32)
+    for row in range(2):
+        for col in range(12):
+            n = int(counts[row, col])
+            for k in range(slots):
+                kind = point_kind()[row, col]
+                look = looks["light" if n > 0 else "dark"] if k < abs(n) else looks["points"][kind, k]
+                patches[row, col, k] = look + rng.normal(0, 2, look.shape)
+    zeros = np.zeros((2, 12, slots, 2), np.float32)
+    return SlotFeatures(
+        patches=patches,
+        bar=np.zeros((4, PATCH, PATCH, CHANNELS), np.float32),
+        thumbnail=np.zeros((10, 10, 3), np.float32),
+        slot_xy=zeros,
+        bar_xy=np.zeros((4, 2), np.float32),
+        bar_edges=(0.0, 1.0),
+    )
+
+
+def test_a_point_colour_near_a_checkers_is_not_taken_for_checkers() -> None:
+    """Gold checkers on gold points: the gold points' wide bases look much
+    like a gold checker (a little darker, no rim), on every gold point of
+    both rows; they are learned as the points' empty look all the same,
+    because no checker stands on every one of them."""
+    rng = np.random.default_rng(4)
+    light = rng.uniform(150, 200, (PATCH, PATCH, CHANNELS)).astype(np.float32)
+    dark = rng.uniform(30, 70, (PATCH, PATCH, CHANNELS)).astype(np.float32)
+    points = rng.uniform(80, 140, (2, 6, PATCH, PATCH, CHANNELS)).astype(np.float32)
+    points[0, :2] = light - 12  # gold points: near the edge, like a gold checker in the shade
+    counts = np.array([[2, 0, -3, 1, 0, -1, 0, 5, 0, -2, 1, 0], [0, -2, 0, 3, 0, 0, -5, 0, 1, 0, -2, 1]], np.int64)
+    learned = learn_layout(_features({"light": light, "dark": dark, "points": points}, counts, rng))
+    assert learned.counts.tolist() == counts.tolist()
+    assert (learned.margin >= MARGIN).all()
+
+
+def test_where_a_point_colour_is_a_checkers_a_lone_checker_there_is_not_sure() -> None:
+    """Where the points of one colour look exactly like a light checker at
+    the edge, one light checker there and none look alike: whichever the
+    layout takes, another explains the point nearly as well."""
+    rng = np.random.default_rng(5)
+    light = rng.uniform(150, 200, (PATCH, PATCH, CHANNELS)).astype(np.float32)
+    dark = rng.uniform(30, 70, (PATCH, PATCH, CHANNELS)).astype(np.float32)
+    points = rng.uniform(80, 140, (2, 6, PATCH, PATCH, CHANNELS)).astype(np.float32)
+    points[0, 0] = light
+    counts = np.array([[1, 0, -3, 1, 0, -1, 0, 5, 0, -2, 1, 0], [0, -2, 0, 3, 0, 0, -5, 0, 1, 0, -2, 1]], np.int64)
+    learned = learn_layout(_features({"light": light, "dark": dark, "points": points}, counts, rng))
+    lone = (point_kind() == 0) & (np.abs(counts) <= 1) & (counts >= 0)
+    assert (learned.margin[lone] < MARGIN).all()
+    assert learned.counts[~lone].tolist() == counts[~lone].tolist()
+    assert (np.abs(learned.counts) <= LINE).all()
