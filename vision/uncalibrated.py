@@ -49,7 +49,7 @@ from vision.features import SlotFeatures, measure
 from vision.geometry import BoardGeometry, Image, rectify
 from vision.layout import Layout
 from vision.read import ReadConfig, Reading, point_name, read_rectified, refused_reading
-from vision.refusal import Refusal
+from vision.refusal import Refusal, check_occlusion
 
 FloatArray = npt.NDArray[np.float32]
 Counts = npt.NDArray[np.int64]
@@ -64,6 +64,10 @@ TURNS = 12
 #: explains its slots less than this many mean slot distances worse.
 MARGIN = 3.0
 DOUBT_CONFIDENCE = 0.5
+#: A slot this many mean slot distances from its look fits nothing the
+#: photo shows of checkers or points; two side by side are something
+#: reaching in (a hand, an arm, a dice cup).
+MISFIT = 5.0
 
 
 @dataclass(frozen=True)
@@ -72,11 +76,14 @@ class Learned:
     brighter checkers; ``cost`` the mean template distance per slot of the
     photo from the looks of that layout (lower explains it better);
     ``margin`` (2, 12) how much worse each point's next best colour and
-    count explains it, in mean distances per slot."""
+    count explains it, and ``misfit`` (2, 12, S) how far each slot lies
+    from its look, both in mean distances per slot (0 past a full line,
+    where the checkers pile as they will)."""
 
     counts: Counts
     cost: float
     margin: FloatArray
+    misfit: FloatArray
 
 
 def _groups(slots: int) -> npt.NDArray[np.intp]:
@@ -119,6 +126,26 @@ def _assign(
             best = np.where(better, cost, best)
             counts = np.where(better, sign * n, counts)
     return counts, best, runner_up
+
+
+def _slot_costs(
+    patches: FloatArray,
+    counts: Counts,
+    checkers: tuple[FloatArray, FloatArray],
+    empty: FloatArray,
+    groups: npt.NDArray[np.intp],
+) -> FloatArray:
+    """(2, 12, S) each slot's distance from the look ``counts`` gives it, as
+    :func:`_assign` weighs it; 0 past a full line."""
+    slots = patches.shape[2]
+    k = np.arange(slots)[None, None, :]
+    n = np.abs(counts)[:, :, None]
+    own = np.where(counts[:, :, None] > 0, 0, 1)
+    to_checker = np.where(own == 0, template_distance(patches, checkers[0]), template_distance(patches, checkers[1]))
+    looks = empty[groups]
+    past = template_distance(patches, looks, weights=FAR_HALF)
+    cost = np.where(k < n, to_checker, np.where((k == n) & (n > 0), past, template_distance(patches, looks)))
+    return np.asarray(np.where((n >= LINE) & (k >= LINE), 0.0, cost), np.float32)
 
 
 def _relearn(
@@ -218,10 +245,12 @@ def learn_layout(features: SlotFeatures) -> Learned:
     for percentile in STARTS:
         fit = _fit(patches, groups, *_start(patches, groups, percentile))
         fits += [fit, _fit(patches, groups, fit[3], _least_like(patches, groups, fit[3]))]
-    mean, counts, margin, (first, second), _ = min(fits, key=lambda f: f[0])
+    mean, counts, margin, checkers, empty = min(fits, key=lambda f: f[0])
+    misfit = _slot_costs(patches, counts, checkers, empty, groups) / max(mean, 1e-6)
+    first, second = checkers
     if (second[..., 0] * DISC).sum() > (first[..., 0] * DISC).sum():
         counts = -counts
-    return Learned(counts, mean, margin.astype(np.float32))
+    return Learned(counts, mean, margin.astype(np.float32), misfit)
 
 
 def read_with_corners(image: Image, geometry: BoardGeometry, *, config: ReadConfig = ReadConfig()) -> Reading:
@@ -233,6 +262,14 @@ def read_with_corners(image: Image, geometry: BoardGeometry, *, config: ReadConf
     rectified = rectify(image, geometry)
     features = measure(rectified, geometry)
     learned = learn_layout(features)
+    refusal = check_occlusion(
+        learned.misfit > MISFIT,
+        learned.counts,
+        occluded_slots=config.occluded_slots,
+        what="something unlike the board or its checkers",
+    )
+    if refusal is not None:
+        return refused_reading(refusal, geometry, rectified)
     line = np.clip(learned.counts, -LINE, LINE)
     if not (line > 0).any() or not (line < 0).any():
         return refused_reading(
@@ -257,6 +294,20 @@ def read_with_corners(image: Image, geometry: BoardGeometry, *, config: ReadConf
     reading = read_rectified(rectified, geometry, model, config=config)
     if reading.refusal is not None:
         return reading
+    for name, seen in (
+        ("light", reading.counts[reading.counts > 0].sum() + reading.bar_light),
+        ("dark", -reading.counts[reading.counts < 0].sum() + reading.bar_dark),
+    ):
+        if seen > config.checkers:
+            return refused_reading(
+                Refusal(
+                    "hand_over_board",
+                    f"{seen} {name} checkers seem to stand on the board, but a side has {config.checkers} (B4): "
+                    "something lies on it, or this board cannot be read without a calibration",
+                ),
+                geometry,
+                rectified,
+            )
     found = learned.counts if positive_light else -learned.counts
     seen = np.minimum(np.abs(reading.counts), LINE) * np.sign(reading.counts)
     doubt = (seen != found) | (learned.margin < MARGIN)

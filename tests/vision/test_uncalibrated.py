@@ -11,6 +11,7 @@ from tests.vision.vision_boards import EMPTY, Board, game_position, light_layout
 from vision.colours import LINE, point_kind
 from vision.features import CHANNELS, PATCH, SlotFeatures, line_pitch
 from vision.geometry import rectify
+from vision.layout import Layout
 from vision.read import ReadConfig, geometry_from_corners
 from vision.render_style import STYLES, find_style
 from vision.uncalibrated import MARGIN, learn_layout, read_with_corners
@@ -61,7 +62,9 @@ def test_a_tilted_board_in_room_light_is_never_read_confidently_wrong(style: str
     truth = light_layout(position, mover)
     shot = board.shoot(truth, 21)
     reading = read_with_corners(shot.image, geometry_from_corners(shot.image, shot.corners))
-    assert reading.refusal is None
+    if reading.refusal is not None:  # a refusal is no wrong reading
+        assert reading.refusal.reason in ("hand_over_board", "colours_unknown")
+        return
     seen = reading.layout()
     for name, a, b, sure in zip(
         [f"{row} {col + 1}" for row in ("top", "bottom") for col in range(12)],
@@ -72,6 +75,25 @@ def test_a_tilted_board_in_room_light_is_never_read_confidently_wrong(style: str
     ):
         assert a == b or sure < CONFIDENT, f"{name}: read {a} surely, holds {b}"
         assert a == b or name in reading.uncertain
+
+
+def test_more_checkers_of_a_colour_than_a_side_has_are_refused() -> None:
+    """Read right, this board shows 17 light checkers (B4: a side has 15):
+    whatever the photo shows, it is no position of a game."""
+    crowded = Layout(top=(3, 0, 0, 0, 0, 3, -5, 0, 0, 0, 0, 5), bottom=(-5, 0, 0, 0, -3, 0, 3, 0, 0, 0, 0, 3))
+    shot = plain_board("wood").shoot(crowded, 8)
+    reading = read_with_corners(shot.image, geometry_from_corners(shot.image, shot.corners))
+    assert reading.refusal is not None and reading.refusal.reason == "hand_over_board"
+    assert "17 light checkers" in reading.refusal.message and "B4" in reading.refusal.message
+
+
+@pytest.mark.parametrize("occlusion", ["hand", "arm", "cup"])
+@pytest.mark.parametrize("style", STYLES)
+def test_something_over_a_board_never_calibrated_is_refused(style: str, occlusion: str) -> None:
+    position, mover = game_position(21, 14)
+    shot = plain_board(style).shoot(light_layout(position, mover), 21, occlusion=occlusion)
+    reading = read_with_corners(shot.image, geometry_from_corners(shot.image, shot.corners))
+    assert reading.refusal is not None and reading.refusal.reason == "hand_over_board"
 
 
 def test_a_board_with_no_checker_is_refused() -> None:
