@@ -5,8 +5,13 @@ playing area and ``bottom`` along BL->BR, each left to right in the rectified
 board, +n for n light checkers and -n for n dark; the bar; the points not
 read surely; and, where the calibration includes the bear-off tray
 (``calibrate --tray``), the checkers borne off. With ``--calibration`` the
-board's learned colours are used (best); with ``--corners`` alone the
-colours are learned from the photo.
+board's learned colours are used (best); with ``--corners`` alone (a photo
+of a board never calibrated) the checker size and every colour are learned
+from the photo itself, from how a board is built: its points alternate in
+two colours, checkers stand in lines from the edge. That reads less surely
+than a calibration; the points it is not sure of are named, and a photo
+whose reading cannot be a game's (more checkers of a colour than a side
+has) is refused.
 
 Exit 0 read, 3 refused (a hand over the board, too dark, ...: the reason is
 printed), 2 bad input.
