@@ -23,7 +23,8 @@ it were a calibration's (:func:`vision.colours.learn_from_layout`), with
 every empty look borrowed from another point so that no slot confirms
 itself, which reads the piles, the bar and how sure each point is; a
 point where the two disagree, or where another colour and count explains
-it nearly as well, is not read surely.
+it nearly as well, is not read surely, and no point is where a side
+seems short of checkers it cannot have borne off.
 """
 
 from __future__ import annotations
@@ -253,6 +254,20 @@ def learn_layout(features: SlotFeatures) -> Learned:
     return Learned(counts, mean, margin.astype(np.float32), misfit)
 
 
+def _missing_some(reading: Reading, config: ReadConfig) -> bool:
+    """Whether ``reading`` seems to have missed checkers: a side with fewer
+    than it has (B4) has borne the rest off, which it may only do with
+    all of them in its home board (E1), one quarter of the board; a side
+    short of checkers spread over more than one quarter, or on the bar,
+    is seldom seen (a checker hit after its side began to bear off)."""
+    quarters = reading.counts.reshape(2, 2, 6)  # (row, half, point)
+    for sign, on_bar in ((1, reading.bar_light), (-1, reading.bar_dark)):
+        mine = np.where(quarters * sign > 0, quarters * sign, 0)
+        if mine.sum() + on_bar < config.checkers and (on_bar or ((mine.sum(axis=2) > 0).sum() > 1)):
+            return True
+    return False
+
+
 def read_with_corners(image: Image, geometry: BoardGeometry, *, config: ReadConfig = ReadConfig()) -> Reading:
     """Read a frame (h, w, 3) BGR uint8 of an uncalibrated board (see
     :func:`vision.read.geometry_from_corners`): the layout is learned from
@@ -310,7 +325,7 @@ def read_with_corners(image: Image, geometry: BoardGeometry, *, config: ReadConf
             )
     found = learned.counts if positive_light else -learned.counts
     seen = np.minimum(np.abs(reading.counts), LINE) * np.sign(reading.counts)
-    doubt = (seen != found) | (learned.margin < MARGIN)
+    doubt = (seen != found) | (learned.margin < MARGIN) | _missing_some(reading, config)
     confidence = np.where(doubt, np.minimum(reading.confidence, DOUBT_CONFIDENCE), reading.confidence)
     uncertain = [point_name(r, c) for r in range(2) for c in range(12) if confidence[r, c] < config.confident]
     uncertain += ["bar"] if "bar" in reading.uncertain else []

@@ -12,9 +12,9 @@ from vision.colours import LINE, point_kind
 from vision.features import CHANNELS, PATCH, SlotFeatures, line_pitch
 from vision.geometry import rectify
 from vision.layout import Layout
-from vision.read import ReadConfig, geometry_from_corners
+from vision.read import ReadConfig, Reading, geometry_from_corners
 from vision.render_style import STYLES, find_style
-from vision.uncalibrated import MARGIN, learn_layout, read_with_corners
+from vision.uncalibrated import MARGIN, _missing_some, learn_layout, read_with_corners
 
 CONFIDENT = ReadConfig().confident
 
@@ -157,3 +157,32 @@ def test_where_a_point_colour_is_a_checkers_a_lone_checker_there_is_not_sure() -
     assert (learned.margin[lone] < MARGIN).all()
     assert learned.counts[~lone].tolist() == counts[~lone].tolist()
     assert (np.abs(learned.counts) <= LINE).all()
+
+
+def _reading(top: list[int], bottom: list[int], bar_dark: int = 0) -> Reading:
+    return Reading(
+        counts=np.array([top, bottom], np.int64),
+        confidence=np.ones((2, 12), np.float32),
+        slot_prob=np.zeros((2, 12, 6, 3), np.float32),
+        bar_light=0,
+        bar_dark=bar_dark,
+        bar_confidence=1.0,
+        uncertain=(),
+    )
+
+
+@pytest.mark.parametrize(
+    ("top", "bar_dark", "missing"),
+    [
+        ([0, 0, 0, 0, 0, 0, -4, -4, -4, 0, 0, 0], 0, False),  # dark bears off from one quarter (E1)
+        ([-3, 0, 0, 0, 0, 0, -3, -3, -3, 0, 0, 0], 0, True),  # 12 dark over two quarters
+        ([0, 0, 0, 0, 0, 0, -4, -4, -4, 0, 0, 0], 1, True),  # 13 dark, one on the bar
+        ([-3, 0, 0, 0, 0, 0, -4, -4, -4, 0, 0, 0], 0, False),  # all 15 dark
+    ],
+)
+def test_a_side_short_of_checkers_it_cannot_have_borne_off_is_missed_somewhere(
+    top: list[int], bar_dark: int, missing: bool
+) -> None:
+    light = [5, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0, 5]
+    reading = _reading(top, light, bar_dark)
+    assert _missing_some(reading, ReadConfig()) is missing
