@@ -11,14 +11,21 @@ Nothing labels such a photo, but a board's structure does:
 - a checker looks the same on whatever point and slot it stands;
 - checkers stand in a line from the edge, all of one colour on a point.
 
-:func:`learn_layout` fits that structure to the slots as k-means fits
-clusters, by turns: each point takes the colour and count whose looks
-explain its slots best, then every look is the median of the slots that
-took it. Where a point colour looks like a checker (white checkers on
-white points, gold on gold), no look of its own may stand for it: the
-empty look of a slot is learned from the slots of its kind left empty.
-It starts from several guesses and keeps the one that explains the photo
-best. :func:`read_with_corners` hands the layout found to the reader as if
+The checker pitch is found first, from the period of the lines of
+checkers (:func:`vision.features.line_pitch`). :func:`learn_layout` then
+fits that structure to the slots as k-means fits clusters, by turns: each
+point takes the colour and count whose looks explain its slots best, then
+every look is the median of the slots that took it. Where a point colour
+looks like a checker (white checkers on white points, gold on gold), no
+look of its own may stand for it: the empty look of a slot is learned
+from the slots of its kind left empty. It starts from several guesses
+(and again from each fit with every point colour's least checker-like
+slots as its empty looks, where checkers stand on most points of a colour
+at the edge) and keeps the fit that explains the photo best. Two
+neighbouring slots that fit their looks far worse than the rest are
+something reaching in, and the photo is refused; so is one whose reading
+holds more checkers of a colour than a side has (B4).
+:func:`read_with_corners` hands the layout found to the reader as if
 it were a calibration's (:func:`vision.colours.learn_from_layout`), with
 every empty look borrowed from another point so that no slot confirms
 itself, which reads the piles, the bar and how sure each point is; a
@@ -93,21 +100,31 @@ def _groups(slots: int) -> npt.NDArray[np.intp]:
     return np.asarray(point_kind()[:, :, None] * slots + np.arange(slots)[None, None, :], np.intp)
 
 
+def _distances(
+    patches: FloatArray, checkers: tuple[FloatArray, FloatArray], empty: FloatArray, groups: npt.NDArray[np.intp]
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Every slot's distance (2, 12, S, 2) from the two checker looks, and
+    (2, 12, S) from its empty look: over the disc, and over its far half
+    alone, as the slot just past a line is judged (the line's last checker
+    casts its shadow and shows its side over the near half)."""
+    looks = empty[groups]
+    return (
+        np.stack([template_distance(patches, look) for look in checkers], axis=-1),
+        template_distance(patches, looks),
+        template_distance(patches, looks, weights=FAR_HALF),
+    )
+
+
 def _assign(
     patches: FloatArray, checkers: tuple[FloatArray, FloatArray], empty: FloatArray, groups: npt.NDArray[np.intp]
 ) -> tuple[Counts, FloatArray, FloatArray]:
     """Each point's colour and count (2, 12) (+ the first checker look, - the
     second) whose looks explain its slots best, that cost (2, 12) (the sum
-    of the slots' distances from their looks) and the cost of the next best
-    colour and count. The slot just past a line
-    is judged by its far half (the line's last checker casts its shadow and
-    shows its side over the near half); past a full line, a slot is either
-    empty or a checker of the line's pile."""
+    of the slots' distances from their looks, :func:`_distances`) and the
+    cost of the next best colour and count. Past a full line, a slot is
+    either empty or a checker of the line's pile."""
     slots = patches.shape[2]
-    to_checker = np.stack([template_distance(patches, look) for look in checkers], axis=-1)  # (2, 12, S, 2)
-    looks = empty[groups]
-    to_empty = template_distance(patches, looks)
-    to_empty_far = template_distance(patches, looks, weights=FAR_HALF)
+    to_checker, to_empty, to_empty_far = _distances(patches, checkers, empty, groups)
     before = np.concatenate([np.zeros((2, 12, 1, 2), np.float32), np.cumsum(to_checker, axis=2)], axis=2)
     after = np.concatenate([np.cumsum(to_empty[:, :, ::-1], axis=2)[:, :, ::-1], np.zeros((2, 12, 1), np.float32)], 2)
     best = np.full((2, 12), np.inf, np.float32)
@@ -138,14 +155,11 @@ def _slot_costs(
 ) -> FloatArray:
     """(2, 12, S) each slot's distance from the look ``counts`` gives it, as
     :func:`_assign` weighs it; 0 past a full line."""
-    slots = patches.shape[2]
-    k = np.arange(slots)[None, None, :]
+    to_checker, to_empty, to_empty_far = _distances(patches, checkers, empty, groups)
+    k = np.arange(patches.shape[2])[None, None, :]
     n = np.abs(counts)[:, :, None]
-    own = np.where(counts[:, :, None] > 0, 0, 1)
-    to_checker = np.where(own == 0, template_distance(patches, checkers[0]), template_distance(patches, checkers[1]))
-    looks = empty[groups]
-    past = template_distance(patches, looks, weights=FAR_HALF)
-    cost = np.where(k < n, to_checker, np.where((k == n) & (n > 0), past, template_distance(patches, looks)))
+    own = np.where(counts[:, :, None] > 0, to_checker[..., 0], to_checker[..., 1])
+    cost = np.where(k < n, own, np.where((k == n) & (n > 0), to_empty_far, to_empty))
     return np.asarray(np.where((n >= LINE) & (k >= LINE), 0.0, cost), np.float32)
 
 
