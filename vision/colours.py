@@ -506,20 +506,33 @@ def learn_from_layout(
             return np.asarray(np.median(flat, axis=0), np.float32)
 
         place = np.arange(junctions.shape[2])[None, None, :]
+        kinds = (point_kind()[:, :, None] == np.arange(2)[None, None, :])[..., None]  # (2, 12, 2, 1)
         for sign, r in ((1, float(pos_r)), (-1, float(neg_r))):
-            per_kind: list[FloatArray] = []
             line = (counts * sign)[:, :, None]
-            for kind in (0, 1):
-                of_kind = (point_kind() == kind)[:, :, None]
-                first = of_kind & (line >= 2) & (place == 0)
-                if unpiled is None:
-                    rest = of_kind & (line >= LINE) & (place >= 1) & (place < reach)
-                else:  # every junction between two checkers of a line surely unpiled
-                    rest = of_kind & unpiled[:, :, None] & (place >= 1) & (place < np.minimum(line - 1, reach))
-                if not first.any() or not rest.any():
-                    break
-                per_kind.append(np.stack([junction_look(first, r), junction_look(rest, r)]))
-            learned.append(np.stack(per_kind) if len(per_kind) == 2 else None)
+            if unpiled is None:
+                first = [kinds[:, :, k] & (line >= 2) & (place == 0) for k in (0, 1)]
+                rest = [kinds[:, :, k] & (line >= LINE) & (place >= 1) & (place < reach) for k in (0, 1)]
+                if not all(f.any() and t.any() for f, t in zip(first, rest, strict=True)):
+                    learned.append(None)
+                    continue
+            else:
+                # the junctions between two checkers of the lines surely unpiled;
+                # where a point colour has none of a kind, the other's stand in
+                # (the rims, not the point, fill a junction), and the first
+                # junction and the rest stand in for each other
+                between = unpiled[:, :, None] & (place < np.minimum(line - 1, reach))
+                first = [kinds[:, :, k] & between & (place == 0) for k in (0, 1)]
+                rest = [kinds[:, :, k] & between & (place >= 1) for k in (0, 1)]
+                if not any(f.any() or t.any() for f, t in zip(first, rest, strict=True)):
+                    learned.append(None)
+                    continue
+                for k in (0, 1):
+                    first[k] = first[k] if first[k].any() else rest[k] if rest[k].any() else first[1 - k] | rest[1 - k]
+                for k in (0, 1):
+                    rest[k] = rest[k] if rest[k].any() else rest[1 - k] if rest[1 - k].any() else first[k]
+            learned.append(
+                np.stack([np.stack([junction_look(first[k], r), junction_look(rest[k], r)]) for k in (0, 1)])
+            )
         junction_light, junction_dark = (learned[0], learned[1]) if pos_light else (learned[1], learned[0])
     model = replace(
         model, spread=spread, self_spread=self_spread, junction_light=junction_light, junction_dark=junction_dark

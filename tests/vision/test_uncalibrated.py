@@ -186,3 +186,24 @@ def test_a_side_short_of_checkers_it_cannot_have_borne_off_is_missed_somewhere(
     light = [5, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0, 5]
     reading = _reading(top, light, bar_dark)
     assert _missing_some(reading, ReadConfig()) is missing
+
+
+def test_piles_on_boards_never_calibrated_are_counted_from_their_shorter_lines() -> None:
+    """A pile of six and one of eight, in the second layer: their junctions
+    are told from the rims seen between the checkers of shorter lines (the
+    lines of five the layout finds may be piles themselves). Of the eight
+    styles, wood reads the six as a line of five and gold-white misses the
+    dark pile on its gold point, both unsurely."""
+    crowded = Layout(top=(-3, 0, 0, 2, 0, 0, -4, 0, 0, 0, 3, -2), bottom=(0, 0, 0, -6, 0, 0, 0, 0, 0, 0, 2, 8))
+    whole = 0
+    for style in STYLES:
+        shot = plain_board(style).shoot(crowded, 12)
+        reading = read_with_corners(shot.image, geometry_from_corners(shot.image, shot.corners))
+        assert reading.refusal is None, style
+        seen = reading.layout()
+        for a, b, sure in zip(
+            seen.top + seen.bottom, crowded.top + crowded.bottom, reading.confidence.ravel(), strict=True
+        ):
+            assert a == b or sure < CONFIDENT, style
+        whole += seen == crowded
+    assert whole >= 6
