@@ -30,8 +30,10 @@ it were a calibration's (:func:`vision.colours.learn_from_layout`), with
 every empty look borrowed from another point so that no slot confirms
 itself, which reads the piles, the bar and how sure each point is; a
 point where the two disagree, or where another colour and count explains
-it nearly as well, is not read surely, and no point is where a side
-seems short of checkers it cannot have borne off.
+it nearly as well, is not read surely; nor is any point where a side
+seems short of checkers it cannot have borne off, nor any checker's
+colour where both kinds are about equally bright (which is light, only
+a calibration knows).
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ from vision.colours import (
     EMPTY,
     FAR_HALF,
     LINE,
+    SAME_BRIGHTNESS,
     UNKNOWN,
     borrowed,
     learn_from_layout,
@@ -340,6 +343,10 @@ def read_with_corners(image: Image, geometry: BoardGeometry, *, config: ReadConf
     found = learned.counts if positive_light else -learned.counts
     seen = np.minimum(np.abs(reading.counts), LINE) * np.sign(reading.counts)
     doubt = (seen != found) | (learned.margin < MARGIN) | _missing_some(reading, config)
+    # checkers about equally bright (red and blue) are named light and dark
+    # by a calibration (which side's home is where); a photo alone names
+    # them by a guess, and no checker's colour is sure
+    doubt |= (reading.counts != 0) & (abs(float(model.light_lab[0] - model.dark_lab[0])) < SAME_BRIGHTNESS)
     confidence = np.where(doubt, np.minimum(reading.confidence, DOUBT_CONFIDENCE), reading.confidence)
     uncertain = [point_name(r, c) for r in range(2) for c in range(12) if confidence[r, c] < config.confident]
     uncertain += ["bar"] if "bar" in reading.uncertain else []

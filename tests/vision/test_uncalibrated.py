@@ -4,6 +4,8 @@ how sure the reading is, and refusals."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -207,3 +209,19 @@ def test_piles_on_boards_never_calibrated_are_counted_from_their_shorter_lines()
             assert a == b or sure < CONFIDENT, style
         whole += seen == crowded
     assert whole >= 6
+
+
+def test_where_both_kinds_of_checker_are_about_equally_bright_no_checkers_colour_is_sure() -> None:
+    """Red and blue checkers named light and dark by brightness: the style's
+    blue is clearly the lighter, and a checker's colour may be sure; a blue
+    as bright as the red leaves which is light to a calibration (the side
+    whose home is where), and the photo alone to a guess."""
+    position, mover = game_position(21, 14)
+    truth = light_layout(position, mover)
+    for blue, sure in ((find_style("red-blue").light_bgr, True), ((180, 90, 35), False)):
+        board = replace(plain_board("red-blue"), style=replace(find_style("red-blue"), light_bgr=blue))  # type: ignore[arg-type]
+        shot = board.shoot(truth, 21)
+        reading = read_with_corners(shot.image, geometry_from_corners(shot.image, shot.corners))
+        assert reading.refusal is None
+        assert np.abs(reading.counts).tolist() == np.abs(np.array([truth.top, truth.bottom])).tolist()
+        assert bool((reading.confidence[reading.counts != 0] >= CONFIDENT).any()) is sure
