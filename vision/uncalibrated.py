@@ -285,12 +285,15 @@ def _missing_some(reading: Reading, config: ReadConfig) -> bool:
     return False
 
 
-def read_with_corners(image: Image, geometry: BoardGeometry, *, config: ReadConfig = ReadConfig()) -> Reading:
+def read_with_corners(image: Image, geometry: BoardGeometry, *, config: ReadConfig | None = None) -> Reading:
     """Read a frame (h, w, 3) BGR uint8 of an uncalibrated board (see
     :func:`vision.read.geometry_from_corners`): the layout is learned from
     the frame (:func:`learn_layout`), then read as a calibration learned
-    from that layout would read it. A board whose checkers cannot be told
-    from its points is refused."""
+    from that layout would read it (``config``: the reader's thresholds,
+    by default :class:`vision.read.ReadConfig`'s). A board whose checkers
+    cannot be told from its points is refused, and so is one with
+    something over it."""
+    config = config or ReadConfig()
     rectified = rectify(image, geometry)
     features = measure(rectified, geometry)
     learned = learn_layout(features)
