@@ -41,13 +41,6 @@ from vision.render import CameraPose, Effects, Lighting, random_style, render  #
 from vision.uncalibrated import read_with_corners  # noqa: E402
 
 
-def true_pitch(style: object, width_px: int) -> float:
-    """The checker pitch the renderer drew, in rectified px of a playing area
-    ``width_px`` wide: two checker radii, both in point widths, over the
-    area's twelve points and bar."""
-    return 2 * style.checker_radius * width_px / (12 + style.bar_width)  # type: ignore[attr-defined]
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--n", type=int, default=300, help="photos read (default 300)")
@@ -88,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
         t0 = time.perf_counter()
         cv2.warpPerspective(shot.image, homography(geometry), geometry.size)
         warp_ms.append((time.perf_counter() - t0) * 1000)
-        pitch_errors.append(geometry.pitch_px / true_pitch(look["style"], geometry.size[0]) - 1)
+        pitch_errors.append(geometry.pitch_px / look["style"].checker_pitch(geometry.size[0]) - 1)  # type: ignore[attr-defined]
         if reading.refusal is not None:
             refused[reading.refusal.reason] += 1
             wrong_by_style[name] += 1

@@ -63,6 +63,12 @@ class Style:
     #: Strength of the surface texture (grain or fibres), 0..1.
     texture: float = 0.5
 
+    def checker_pitch(self, width_px: float) -> float:
+        """The distance between neighbouring checkers in a line, in px of a
+        playing area ``width_px`` wide (twelve points and the bar): two
+        checker radii."""
+        return 2 * self.checker_radius * width_px / (12 + self.bar_width)
+
 
 STYLES: Mapping[str, Style] = MappingProxyType(
     {

@@ -21,13 +21,6 @@ from vision.uncalibrated import MARGIN, _missing_some, learn_layout, read_with_c
 CONFIDENT = ReadConfig().confident
 
 
-def _renderers_pitch(style: str, width_px: int) -> float:
-    """The pitch the renderer draws, rectified px: two checker radii (in point
-    widths) over a playing area of twelve points and the bar."""
-    drawn = find_style(style)
-    return 2 * drawn.checker_radius * width_px / (12 + drawn.bar_width)
-
-
 BOARDS = {f"{style}-{kind}": (style, kind) for style in STYLES for kind in ("plain", "tilted")}
 
 
@@ -42,7 +35,7 @@ def test_the_pitch_is_found_from_the_lines_of_checkers(name: str) -> None:
     shot = board.shoot(light_layout(position, mover), 21)
     geometry = geometry_from_corners(shot.image, shot.corners)
     found = line_pitch(rectify(shot.image, geometry), geometry)
-    assert abs(found / _renderers_pitch(board.style, geometry.size[0]) - 1) < 0.05
+    assert abs(found / find_style(board.style).checker_pitch(geometry.size[0]) - 1) < 0.05
 
 
 @pytest.mark.parametrize("style", STYLES)
