@@ -197,9 +197,17 @@ def estimate_pitch(rectified: Image, geometry: BoardGeometry) -> float:
     lag = max(peaks, key=lambda p: total[p])
     if total[lag] < 0.05 * total[0]:
         return 0.92 * width
-    a, b, c = total[lag - 1], total[lag], total[lag + 1]
+    return _vertex(total, lag)
+
+
+def _vertex(total: npt.NDArray[np.float64], j: int) -> float:
+    """Where the peak of ``total`` at index ``j`` lies, to a fraction of an
+    index: the vertex of the parabola through it and its neighbours."""
+    if not 0 < j < len(total) - 1:
+        return float(j)
+    a, b, c = total[j - 1], total[j], total[j + 1]
     denom = a - 2 * b + c
-    return float(lag + 0.5 * (a - c) / denom) if denom < 0 else float(lag)
+    return float(j + 0.5 * (a - c) / denom) if denom < 0 else float(j)
 
 
 #: Checker diameters a board may have, in point widths: checkers fill most
@@ -240,12 +248,7 @@ def line_pitch(rectified: Image, geometry: BoardGeometry) -> float:
     j = int(np.argmax(total))
     if total[j] <= 0:
         return 0.92 * width
-    if 0 < j < len(lags) - 1:
-        a, b, c = total[j - 1], total[j], total[j + 1]
-        denom = a - 2 * b + c
-        if denom < 0:
-            return float(lags[j] + 0.5 * (a - c) / denom)
-    return float(lags[j])
+    return float(lags[0] + _vertex(total, j))
 
 
 def stack_pitch(rectified: Image, geometry: BoardGeometry, counts: npt.NDArray[np.int64]) -> float | None:

@@ -166,6 +166,16 @@ def _slot_costs(
     return np.asarray(np.where((n >= LINE) & (k >= LINE), 0.0, cost), np.float32)
 
 
+def _states(counts: Counts, slots: int) -> npt.NDArray[np.int8]:
+    """(2, 12, slots) what ``counts`` puts in each slot: EMPTY, 1 (a checker
+    of the first look) or 2 (of the second); UNKNOWN past a full line,
+    where the checkers pile as they will."""
+    k = np.arange(slots)[None, None, :]
+    n = np.abs(counts)[:, :, None]
+    state = np.where(k < n, np.where(counts[:, :, None] > 0, 1, 2), EMPTY)
+    return np.asarray(np.where((n >= LINE) & (k >= LINE), UNKNOWN, state), np.int8)
+
+
 def _relearn(
     patches: FloatArray,
     counts: Counts,
@@ -176,11 +186,9 @@ def _relearn(
     """The looks as the medians of the slots ``counts`` gives them; a look no
     slot takes stays as it was. The slot just past a line shows that line's
     shadow, and past a full line its pile: neither teaches an empty look."""
-    slots = patches.shape[2]
-    k = np.arange(slots)[None, None, :]
+    k = np.arange(patches.shape[2])[None, None, :]
     n = np.abs(counts)[:, :, None]
-    state = np.where(k < n, np.where(counts[:, :, None] > 0, 1, 2), EMPTY)
-    state = np.where((n >= LINE) & (k >= LINE), UNKNOWN, state)
+    state = _states(counts, patches.shape[2])
     learned = []
     for code, look in zip((1, 2), checkers, strict=True):
         taken = patches[state == code]
@@ -318,12 +326,7 @@ def read_with_corners(image: Image, geometry: BoardGeometry, *, config: ReadConf
         model, positive_light = learn_from_layout(features, layout, unpiled=np.abs(line) < LINE)
     except CalibrationError as exc:
         return refused_reading(Refusal("colours_unknown", str(exc)), geometry, rectified)
-    slots = geometry.slots
-    states = np.zeros((2, 12, slots), np.int8)
-    k = np.arange(slots)[None, None, :]
-    states[k < np.abs(learned.counts)[:, :, None]] = 1
-    states[(np.abs(learned.counts)[:, :, None] >= LINE) & (k >= LINE)] = UNKNOWN
-    model = borrowed(model, features, states == EMPTY)
+    model = borrowed(model, features, _states(learned.counts, geometry.slots) == EMPTY)
     # the bar's own look: most of it is bare, whatever stands on it
     model = replace(model, bar=np.repeat(np.median(features.bar, axis=0)[None], len(features.bar), axis=0))
     reading = read_rectified(rectified, geometry, model, config=config)
