@@ -28,7 +28,12 @@ holds more checkers of a colour than a side has (B4).
 :func:`read_with_corners` hands the layout found to the reader as if
 it were a calibration's (:func:`vision.colours.learn_from_layout`), with
 every empty look borrowed from another point so that no slot confirms
-itself, which reads the piles, the bar and how sure each point is; a
+itself, which reads the piles, the bar and how sure each point is. Where
+that reading is short of checkers a side cannot have borne off (B4, E1;
+most often a lone checker at the edge of a point of its own colour), the
+layout that explains the photo best of those that hold them (a dynamic
+programme over every point's colours and counts, :func:`_balanced`)
+teaches the reader again. A
 point where the two disagree, or where another colour and count explains
 it nearly as well, is not read surely; nor is any point where a side
 seems short of checkers it cannot have borne off, nor any checker's
@@ -38,6 +43,7 @@ a calibration knows).
 
 from __future__ import annotations
 
+from contextlib import suppress
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -50,6 +56,7 @@ from vision.colours import (
     LINE,
     SAME_BRIGHTNESS,
     UNKNOWN,
+    ColourModel,
     borrowed,
     learn_from_layout,
     point_kind,
@@ -65,6 +72,9 @@ from vision.refusal import Refusal, check_occlusion
 FloatArray = npt.NDArray[np.float32]
 Counts = npt.NDArray[np.int64]
 
+#: What a point may hold in a layout: nothing, or a line from the edge of
+#: 1 to ``LINE`` checkers of the first look (+) or of the second (-).
+OPTIONS = np.array([0, *range(1, LINE + 1), *range(-1, -LINE - 1, -1)], np.int64)
 #: The first guesses at the checkers' looks: the slots least like their
 #: kind's typical look, past each of these percentiles of that distance.
 STARTS = (60.0, 75.0, 90.0)
@@ -86,15 +96,26 @@ class Learned:
     """What :func:`learn_layout` found: ``counts`` (2, 12) signed, + for the
     brighter checkers; ``cost`` the mean template distance per slot of the
     photo from the looks of that layout (lower explains it better);
-    ``margin`` (2, 12) how much worse each point's next best colour and
-    count explains it, and ``misfit`` (2, 12, S) how far each slot lies
-    from its look, both in mean distances per slot (0 past a full line,
-    where the checkers pile as they will)."""
+    ``costs`` (2, 12, K) what each of the K ``options`` (signed counts, +
+    for the brighter checkers) costs at each point with those looks, and
+    ``misfit`` (2, 12, S) how far each slot lies from its look, in mean
+    distances per slot (0 past a full line, where the checkers pile as
+    they will)."""
 
     counts: Counts
     cost: float
-    margin: FloatArray
+    costs: FloatArray
+    options: Counts
     misfit: FloatArray
+
+    def margin(self, counts: Counts) -> FloatArray:
+        """(2, 12) how much worse than ``counts`` (each an option) the next
+        best colour and count explains each point, in mean distances per
+        slot: below 0 where another explains it better."""
+        chosen = self.options[None, None, :] == counts[:, :, None]
+        own = np.where(chosen, self.costs, np.inf).min(axis=2)
+        other = np.where(chosen, np.inf, self.costs).min(axis=2)
+        return np.asarray((other - own) / max(self.cost, 1e-6), np.float32)
 
 
 def _groups(slots: int) -> npt.NDArray[np.intp]:
@@ -118,35 +139,42 @@ def _distances(
     )
 
 
-def _assign(
+def _option_costs(
     patches: FloatArray, checkers: tuple[FloatArray, FloatArray], empty: FloatArray, groups: npt.NDArray[np.intp]
-) -> tuple[Counts, FloatArray, FloatArray]:
-    """Each point's colour and count (2, 12) (+ the first checker look, - the
-    second) whose looks explain its slots best, that cost (2, 12) (the sum
-    of the slots' distances from their looks, :func:`_distances`) and the
-    cost of the next best colour and count. Past a full line, a slot is
-    either empty or a checker of the line's pile."""
+) -> FloatArray:
+    """(2, 12, len(OPTIONS)) the cost of each of :data:`OPTIONS` at every
+    point: the sum of its slots' distances from the looks it gives them
+    (:func:`_distances`); inf for a line longer than a point has slots.
+    Past a full line, a slot is either empty or a checker of the line's
+    pile."""
     slots = patches.shape[2]
     to_checker, to_empty, to_empty_far = _distances(patches, checkers, empty, groups)
     before = np.concatenate([np.zeros((2, 12, 1, 2), np.float32), np.cumsum(to_checker, axis=2)], axis=2)
     after = np.concatenate([np.cumsum(to_empty[:, :, ::-1], axis=2)[:, :, ::-1], np.zeros((2, 12, 1), np.float32)], 2)
-    best = np.full((2, 12), np.inf, np.float32)
-    runner_up = np.full((2, 12), np.inf, np.float32)
-    counts = np.zeros((2, 12), np.int64)
-    for colour, sign in ((0, 1), (1, -1)):
-        for n in range(0 if colour == 0 else 1, min(slots, LINE) + 1):
-            cost = before[:, :, n, colour].copy()
-            if n < slots:
-                cost += to_empty_far[:, :, n] if n else to_empty[:, :, 0]
-                if n == LINE:
-                    cost += np.minimum(to_empty[:, :, n + 1 :], to_checker[:, :, n + 1 :, colour]).sum(axis=2)
-                else:
-                    cost += after[:, :, n + 1]
-            better = cost < best
-            runner_up = np.where(better, best, np.minimum(runner_up, cost))
-            best = np.where(better, cost, best)
-            counts = np.where(better, sign * n, counts)
-    return counts, best, runner_up
+    costs = np.full((2, 12, len(OPTIONS)), np.inf, np.float32)
+    for k, option in enumerate(OPTIONS):
+        n, colour = abs(int(option)), int(option < 0)
+        if n > slots:
+            continue
+        cost = before[:, :, n, colour].copy()
+        if n < slots:
+            cost += to_empty_far[:, :, n] if n else to_empty[:, :, 0]
+            if n == LINE:
+                cost += np.minimum(to_empty[:, :, n + 1 :], to_checker[:, :, n + 1 :, colour]).sum(axis=2)
+            else:
+                cost += after[:, :, n + 1]
+        costs[:, :, k] = cost
+    return costs
+
+
+def _assign(
+    patches: FloatArray, checkers: tuple[FloatArray, FloatArray], empty: FloatArray, groups: npt.NDArray[np.intp]
+) -> tuple[Counts, FloatArray]:
+    """Each point's colour and count (2, 12) (+ the first checker look, - the
+    second) whose looks explain its slots best (:func:`_option_costs`), and
+    that cost (2, 12)."""
+    costs = _option_costs(patches, checkers, empty, groups)
+    return np.asarray(OPTIONS[np.argmin(costs, axis=2)], np.int64), costs.min(axis=2)
 
 
 def _slot_costs(
@@ -229,19 +257,17 @@ def _fit(
     groups: npt.NDArray[np.intp],
     checkers: tuple[FloatArray, FloatArray],
     empty: FloatArray,
-) -> tuple[float, Counts, FloatArray, tuple[FloatArray, FloatArray], FloatArray]:
+) -> tuple[float, Counts, tuple[FloatArray, FloatArray], FloatArray]:
     """Assign and relearn by turns from these looks until nothing changes:
-    the mean cost per slot, the counts, the margin of each point (see
-    :class:`Learned`) and the looks learned."""
-    counts, cost, runner_up = _assign(patches, checkers, empty, groups)
+    the mean cost per slot, the counts and the looks learned."""
+    counts, cost = _assign(patches, checkers, empty, groups)
     for _ in range(TURNS):
         checkers, empty = _relearn(patches, counts, groups, checkers, empty)
-        again, cost, runner_up = _assign(patches, checkers, empty, groups)
+        again, cost = _assign(patches, checkers, empty, groups)
         if (again == counts).all():
             break
         counts = again
-    mean = float(cost.mean()) / patches.shape[2]
-    return mean, counts, (runner_up - cost) / max(mean, 1e-6), checkers, empty
+    return float(cost.mean()) / patches.shape[2], counts, checkers, empty
 
 
 def _least_like(
@@ -270,13 +296,67 @@ def learn_layout(features: SlotFeatures) -> Learned:
     fits = []
     for percentile in STARTS:
         fit = _fit(patches, groups, *_start(patches, groups, percentile))
-        fits += [fit, _fit(patches, groups, fit[3], _least_like(patches, groups, fit[3]))]
-    mean, counts, margin, checkers, empty = min(fits, key=lambda f: f[0])
+        fits += [fit, _fit(patches, groups, fit[2], _least_like(patches, groups, fit[2]))]
+    mean, counts, checkers, empty = min(fits, key=lambda f: f[0])
     misfit = _slot_costs(patches, counts, checkers, empty, groups) / max(mean, 1e-6)
+    costs = _option_costs(patches, checkers, empty, groups)
     first, second = checkers
-    if (second[..., 0] * DISC).sum() > (first[..., 0] * DISC).sum():
-        counts = -counts
-    return Learned(counts, mean, margin.astype(np.float32), misfit)
+    sign = -1 if (second[..., 0] * DISC).sum() > (first[..., 0] * DISC).sum() else 1
+    return Learned(counts * sign, mean, costs, OPTIONS * sign, misfit)
+
+
+def _sides(reading: Reading) -> tuple[int, int]:
+    """How many light and dark checkers ``reading`` sees, on the points and the bar."""
+    counts = reading.counts
+    return int(counts[counts > 0].sum()) + reading.bar_light, int(-counts[counts < 0].sum()) + reading.bar_dark
+
+
+def _balanced(learned: Learned, reading: Reading, checkers: int) -> Counts | None:
+    """The layout (2, 12) that explains the photo best (``learned.costs``,
+    its options signed as ``reading`` is) and holds each side's checkers
+    (B4): with the bar and the piles past a full line as ``reading`` counts
+    them, each side has ``checkers``, or fewer only where it may have borne
+    the rest off (none on the bar, all in one quarter of the board: E1).
+    None if no layout does."""
+    bar = np.array([reading.bar_light, reading.bar_dark])
+    room = checkers - bar
+    least = np.array(_sides(reading)) - bar
+    if (room < 0).any():
+        return None
+    options = learned.options
+    piled = np.maximum(np.abs(reading.counts) - LINE, 0).ravel()
+    same = np.sign(options)[None, :] == np.sign(reading.counts.ravel())[:, None]
+    # (24, K, 2) the light and dark checkers each option puts on each point, its pile as read
+    held = np.abs(options)[None, :] + np.where(same & (np.abs(options) == LINE)[None, :], piled[:, None], 0)
+    held = np.stack([np.where(options > 0, held, 0), np.where(options < 0, held, 0)], axis=-1)
+    costs = learned.costs.reshape(24, -1)
+    total = np.full(room + 1, np.inf)
+    total[0, 0] = 0.0
+    choice = np.zeros((24, *total.shape), np.intp)
+    for point in range(24):
+        after = np.full_like(total, np.inf)
+        for k in np.flatnonzero(np.isfinite(costs[point]) & (held[point] <= room).all(axis=1)):
+            light, dark = held[point, k]
+            moved = total[: room[0] + 1 - light, : room[1] + 1 - dark] + costs[point, k]
+            into = after[light:, dark:]
+            better = moved < into
+            into[better] = moved[better]
+            choice[point, light:, dark:][better] = k
+        total = after
+    for end in np.argsort(total, axis=None):
+        if not np.isfinite(total.flat[end]):
+            break
+        seen = np.array(np.unravel_index(end, total.shape))
+        left, picked = seen.copy(), np.zeros(24, np.intp)
+        for point in range(23, -1, -1):
+            picked[point] = choice[point, left[0], left[1]]
+            left -= held[point, picked[point]]
+        layout = options[picked].reshape(2, 12)
+        quarters = layout.reshape(2, 2, 6)
+        spread = [int((quarters * sign > 0).any(axis=2).sum()) for sign in (1, -1)]
+        if all(seen[c] == room[c] or (bar[c] == 0 and spread[c] <= 1 and seen[c] >= least[c]) for c in range(2)):
+            return np.asarray(layout, np.int64)
+    return None
 
 
 def _missing_some(reading: Reading, config: ReadConfig) -> bool:
@@ -291,6 +371,62 @@ def _missing_some(reading: Reading, config: ReadConfig) -> bool:
         if mine.sum() + on_bar < config.checkers and (on_bar or ((mine.sum(axis=2) > 0).sum() > 1)):
             return True
     return False
+
+
+def _read_as(
+    rectified: Image,
+    geometry: BoardGeometry,
+    features: SlotFeatures,
+    counts: Counts,
+    config: ReadConfig,
+    *,
+    positive_is_light: bool | None = None,
+) -> tuple[Reading, ColourModel, bool]:
+    """Read ``rectified`` as a calibration learned from the layout
+    ``counts`` (2, 12) would: the reading, its model and whether ``counts``'
+    positive checkers are the light ones. Every empty look is borrowed from
+    another point, so that no slot confirms itself; raises
+    :class:`vision.errors.CalibrationError` where the layout cannot teach
+    two kinds of checker."""
+    line = np.clip(counts, -LINE, LINE)
+    layout = Layout(top=tuple(int(v) for v in line[0]), bottom=tuple(int(v) for v in line[1]))
+    # a line of five the layout found may be a pile: the rims between two checkers come from shorter lines
+    model, positive_light = learn_from_layout(
+        features, layout, positive_is_light=positive_is_light, unpiled=np.abs(line) < LINE
+    )
+    model = borrowed(model, features, _states(counts, geometry.slots) == EMPTY)
+    # the bar's own look: most of it is bare, whatever stands on it
+    model = replace(model, bar=np.repeat(np.median(features.bar, axis=0)[None], len(features.bar), axis=0))
+    return read_rectified(rectified, geometry, model, config=config), model, positive_light
+
+
+def _rebalanced(
+    rectified: Image,
+    geometry: BoardGeometry,
+    features: SlotFeatures,
+    learned: Learned,
+    reading: Reading,
+    model: ColourModel,
+    config: ReadConfig,
+) -> tuple[Reading, ColourModel, Counts]:
+    """Where ``reading`` misses checkers a side cannot have borne off (B4,
+    E1), the photo read again as the layout that holds them would teach it
+    (:func:`_balanced`), if that reading holds them and keeps all the first
+    one saw: the reading, its model and the layout it was taught by."""
+    balanced = _balanced(learned, reading, config.checkers)
+    if balanced is None or (balanced == learned.counts).all():
+        return reading, model, learned.counts
+    with suppress(CalibrationError):  # a layout that cannot teach two kinds of checker: the first reading stands
+        again, retaught, _ = _read_as(rectified, geometry, features, balanced, config, positive_is_light=True)
+        more = all(b >= a for a, b in zip(_sides(reading), _sides(again), strict=True))
+        if (
+            again.refusal is None
+            and more
+            and max(_sides(again)) <= config.checkers
+            and not _missing_some(again, config)
+        ):
+            return again, retaught, balanced
+    return reading, model, learned.counts
 
 
 def read_with_corners(image: Image, geometry: BoardGeometry, *, config: ReadConfig | None = None) -> Reading:
@@ -320,35 +456,28 @@ def read_with_corners(image: Image, geometry: BoardGeometry, *, config: ReadConf
             geometry,
             rectified,
         )
-    layout = Layout(top=tuple(int(v) for v in line[0]), bottom=tuple(int(v) for v in line[1]))
     try:
-        # a line of five the layout found may be a pile: the rims between two checkers come from shorter lines
-        model, positive_light = learn_from_layout(features, layout, unpiled=np.abs(line) < LINE)
+        reading, model, positive_light = _read_as(rectified, geometry, features, learned.counts, config)
     except CalibrationError as exc:
         return refused_reading(Refusal("colours_unknown", str(exc)), geometry, rectified)
-    model = borrowed(model, features, _states(learned.counts, geometry.slots) == EMPTY)
-    # the bar's own look: most of it is bare, whatever stands on it
-    model = replace(model, bar=np.repeat(np.median(features.bar, axis=0)[None], len(features.bar), axis=0))
-    reading = read_rectified(rectified, geometry, model, config=config)
     if reading.refusal is not None:
         return reading
-    for name, seen in (
-        ("light", reading.counts[reading.counts > 0].sum() + reading.bar_light),
-        ("dark", -reading.counts[reading.counts < 0].sum() + reading.bar_dark),
-    ):
-        if seen > config.checkers:
+    if not positive_light:
+        learned = replace(learned, counts=-learned.counts, options=-learned.options)
+    for name, held in zip(("light", "dark"), _sides(reading), strict=True):
+        if held > config.checkers:
             return refused_reading(
                 Refusal(
                     "hand_over_board",
-                    f"{seen} {name} checkers seem to stand on the board, but a side has {config.checkers} (B4): "
+                    f"{held} {name} checkers seem to stand on the board, but a side has {config.checkers} (B4): "
                     "something lies on it, or this board cannot be read without a calibration",
                 ),
                 geometry,
                 rectified,
             )
-    found = learned.counts if positive_light else -learned.counts
+    reading, model, found = _rebalanced(rectified, geometry, features, learned, reading, model, config)
     seen = np.minimum(np.abs(reading.counts), LINE) * np.sign(reading.counts)
-    doubt = (seen != found) | (learned.margin < MARGIN) | _missing_some(reading, config)
+    doubt = (seen != found) | (learned.margin(found) < MARGIN) | _missing_some(reading, config)
     # checkers about equally bright (red and blue) are named light and dark
     # by a calibration (which side's home is where); a photo alone names
     # them by a guess, and no checker's colour is sure
