@@ -67,7 +67,7 @@ from vision.features import SlotFeatures, measure
 from vision.geometry import BoardGeometry, Image, rectify
 from vision.layout import Layout
 from vision.read import ReadConfig, Reading, point_name, read_rectified, refused_reading
-from vision.refusal import Refusal, check_occlusion
+from vision.refusal import Refusal, RefusalConfig, check_cup, check_occlusion
 
 FloatArray = npt.NDArray[np.float32]
 Counts = npt.NDArray[np.int64]
@@ -439,6 +439,10 @@ def read_with_corners(image: Image, geometry: BoardGeometry, *, config: ReadConf
     something over it."""
     config = config or ReadConfig()
     rectified = rectify(image, geometry)
+    # a circle bigger than a checker: a dice cup (or a hand's palm); a board of one's own is calibrated
+    refusal = check_cup(rectified, geometry, reference={}, config=RefusalConfig())
+    if refusal is not None:
+        return refused_reading(refusal, geometry, rectified)
     features = measure(rectified, geometry)
     learned = learn_layout(features)
     refusal = check_occlusion(
