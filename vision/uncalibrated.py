@@ -21,7 +21,9 @@ look of its own may stand for it: the empty look of a slot is learned
 from the slots of its kind left empty. It starts from several guesses
 (and again from each fit with every point colour's least checker-like
 slots as its empty looks, where checkers stand on most points of a colour
-at the edge) and keeps the fit that explains the photo best. Two
+at the edge) and keeps the fit that explains the photo best. A circle
+bigger than a checker over the board (a dice cup, a hand's palm) is
+refused before any of that (:func:`vision.refusal.check_cup`). Two
 neighbouring slots that fit their looks far worse than the rest are
 something reaching in, and the photo is refused; so is one whose reading
 holds more checkers of a colour than a side has (B4).
