@@ -196,6 +196,10 @@ class Reading:
     bar_confidence: float
     uncertain: tuple[str, ...]
     refusal: Refusal | None = None
+    bar_full: tuple[bool, bool] = (False, False)
+    """Whether the bar seemed to hold more light, dark checkers than the
+    points leave room for (B4): its count is then that room, and says
+    nothing of how many that side has."""
     rectified: Image | None = field(default=None, repr=False)
     slot_z: FloatArray | None = field(default=None, repr=False)
     """(2, 12, S, 3) distance of each slot from each class's look, in spreads."""
@@ -222,6 +226,7 @@ class Reading:
             bar_confidence=self.bar_confidence,
             uncertain=self.uncertain,
             refusal=self.refusal,
+            bar_full=self.bar_full,
             rectified=None if self.rectified is None else self.rectified[::-1, ::-1].copy(),
             slot_z=None if self.slot_z is None else self.slot_z[::-1, ::-1].copy(),
             pile_confidence=None if self.pile_confidence is None else self.pile_confidence[::-1, ::-1].copy(),
@@ -632,12 +637,14 @@ class _Bar:
     """What :func:`_read_bar` found: light and dark checkers counted, how
     sure, the colour of the checker centred on each probe (B,) (LIGHT, DARK
     or 0; also those past the room the points leave), and of those past
-    the room, how many of each colour look nothing like the empty bar."""
+    the room, how many of each colour look like checkers (``past``) and
+    how many look nothing like the empty bar (``beyond``)."""
 
     light: int
     dark: int
     confidence: float
     centres: npt.NDArray[np.int8]
+    past: dict[int, int]
     beyond: dict[int, int]
 
 
@@ -668,6 +675,7 @@ def _read_bar(features: SlotFeatures, model: ColourModel, room: dict[int, int], 
     free = np.ones(len(bar), np.bool_)
     centres = np.zeros(len(bar), np.int8)
     totals = {LIGHT: 0, DARK: 0}
+    past = {LIGHT: 0, DARK: 0}
     beyond = {LIGHT: 0, DARK: 0}
     sure = 1.0
     checker_like = prob[:, EMPTY] < 0.5
@@ -690,13 +698,14 @@ def _read_bar(features: SlotFeatures, model: ColourModel, room: dict[int, int], 
             # what lies here is no checker: _check_too_many counts those
             # unlike the empty bar, _check_covered judges them pixel by pixel
             sure = 0.0
+            past[colour] += 1
             beyond[colour] += int(z[i, EMPTY] > config.unexplained_spreads)
             continue
         totals[colour] += 1
         sure = min(sure, float(prob[i, colour]))
     if free.any():
         sure = min(sure, float(prob[free, EMPTY].min()))
-    return _Bar(totals[LIGHT], totals[DARK], sure, centres, beyond)
+    return _Bar(totals[LIGHT], totals[DARK], sure, centres, past, beyond)
 
 
 def unexplained_slots(prob: FloatArray, explained: FloatArray, *, config: ReadConfig) -> npt.NDArray[np.bool_]:
@@ -818,6 +827,7 @@ def read_rectified(
         bar_confidence=bar.confidence,
         uncertain=tuple(uncertain),
         refusal=refusal,
+        bar_full=(bar.past[LIGHT] > 0, bar.past[DARK] > 0),
         rectified=rectified,
         slot_z=slot_z,
         pile_confidence=pile_confidence,

@@ -129,6 +129,7 @@ def test_a_checker_on_the_bar_past_its_colour_count_is_no_hand() -> None:
     reading = read_board(board.shoot(truth, 5).image, no_room)
     assert reading.refusal is None
     assert reading.bar_light == 0 and reading.bar_confidence == 0.0
+    assert reading.bar_full == (True, False)  # light's count on the bar is only the room left
 
 
 def test_more_checkers_on_the_bar_than_a_misread_point_explains_is_refused() -> None:
@@ -151,7 +152,7 @@ def test_only_checkers_on_the_bar_unlike_the_empty_bar_count_past_the_room() -> 
     centres = np.zeros(40, np.int8)
     centres[[2, 10, 18, 26]] = 2
     full = {1: 15, 2: 15}
-    shadows = _Bar(light=0, dark=0, confidence=0.0, centres=centres, beyond={1: 0, 2: 0})
+    shadows = _Bar(light=0, dark=0, confidence=0.0, centres=centres, past={1: 0, 2: 4}, beyond={1: 0, 2: 0})
     assert _check_too_many(full, shadows, config=ReadConfig()) is None
     two = replace(shadows, beyond={1: 0, 2: 2})
     assert _check_too_many(full, two, config=ReadConfig()) is None
