@@ -15,7 +15,7 @@ import numpy.typing as npt
 
 from vision.captions import Box, along_outline, caption_boxes, inside, unknown
 from vision.cups import Circle, new_outline, points_under, round_things, unknown_round_things
-from vision.geometry import BoardGeometry, Image
+from vision.geometry import BoardGeometry, Image, to_image
 from vision.relight import same_surface
 
 FloatArray = npt.NDArray[np.float32]
@@ -85,6 +85,19 @@ class RefusalConfig:
     #: than this (Lab) can be something reaching in: the rest was there when
     #: that frame was read and not refused.
     occlusion_change: float = 16.0
+    #: Without a calibration, the frame is sampled from ``frame_band_near`` to
+    #: ``frame_band_far`` checker pitches outside the playing area (a side
+    #: with fewer than ``frame_band_least`` samples in the picture is not
+    #: judged) ...
+    frame_band_near: float = 0.3
+    frame_band_far: float = 0.7
+    frame_band_least: int = 6
+    #: ... and a run of samples longer than this many checker pitches, unlike
+    #: the side's usual colour by this chroma (Lab) or its lightness by this
+    #: log ratio, is something reaching over it.
+    frame_band_run: float = 1.0
+    frame_band_chroma: float = 12.0
+    frame_band_light: float = 0.5
     #: A circle with a radius of this many checker pitches or more (a checker's
     #: is half of one) ...
     cup_min_radius: float = 0.8
@@ -128,8 +141,6 @@ def outline_points(geometry: BoardGeometry, *, reach: float = 1.0) -> tuple[Floa
     """Where the outline is sampled in the camera frame: (n, 2) points on the
     playing area's outline, and just outside and just inside it (``reach``
     times the usual distance away)."""
-    from vision.geometry import to_image
-
     width, height = geometry.size
     t = (np.arange(_OUTLINE_SAMPLES, dtype=np.float32) + 0.5) / _OUTLINE_SAMPLES
     edges = [
@@ -221,12 +232,14 @@ def check_exposure(
     if bright < config.min_lightness:
         return Refusal(
             "too_dark",
-            f"the board is too dark to read (its brightest parts reach lightness {bright:.0f} < {config.min_lightness:.0f})",
+            "the board is too dark to read "
+            f"(its brightest parts reach lightness {bright:.0f} < {config.min_lightness:.0f})",
         )
     if reference and reference.get("lightness") and light < config.min_lightness_ratio * float(reference["lightness"]):
         return Refusal(
             "too_dark",
-            f"the board is much darker than at calibration (median lightness {light:.0f}, was {float(reference['lightness']):.0f})",
+            "the board is much darker than at calibration "
+            f"(median lightness {light:.0f}, was {float(reference['lightness']):.0f})",
         )
     if clipped > config.max_clipped:
         return Refusal("blown_out", f"the board is blown out ({clipped:.0%} of it clipped white)")
@@ -358,10 +371,61 @@ def check_board_moved(
     return None
 
 
-def _longest_run(flags: npt.NDArray[np.bool_]) -> int:
-    """The most neighbouring ``flags`` set along the outline, a loop."""
+def frame_band(geometry: BoardGeometry, side: int, *, near: float, far: float) -> FloatArray:
+    """Where one ``side`` (0 top, 1 right, 2 bottom, 3 left) of the board's
+    frame is sampled with no calibration: (n, k, 2) points in the camera
+    frame, every third of a checker pitch along the side and at ``k``
+    distances from ``near`` to ``far`` pitches outside the playing area."""
+    width, height = geometry.size
+    pitch = geometry.pitch_px
+    length = width if side % 2 == 0 else height
+    along = np.arange(pitch / 6, length, pitch / 3, dtype=np.float32)
+    out = np.linspace(near, far, 5, dtype=np.float32) * pitch
+    a, o = np.meshgrid(along, out, indexing="ij")
+    x, y = {
+        0: (a, -o),
+        1: (width + o, a),
+        2: (a, height + o),
+        3: (-o, a),
+    }[side]
+    return to_image(geometry, np.stack([x, y], -1).reshape(-1, 2)).reshape(*a.shape, 2)
+
+
+def check_frame_crossed(image: Image, geometry: BoardGeometry, *, config: RefusalConfig) -> Refusal | None:
+    """``hand_over_board`` where, with no calibration, something reaches
+    over the board's frame: along a side, a run of samples just outside
+    the playing area unlike the rest of that side's frame, in colour or
+    in light, longer than a checker (an arm is wider; a caption is no arm)."""
+    h, w = image.shape[:2]
+    boxes = caption_boxes(image)
+    for side in range(4):
+        points = frame_band(geometry, side, near=config.frame_band_near, far=config.frame_band_far)
+        flat = points.reshape(-1, 2)
+        seen = (flat[:, 0] >= 0) & (flat[:, 0] < w - 1) & (flat[:, 1] >= 0) & (flat[:, 1] < h - 1)
+        seen &= ~inside(flat, boxes)
+        seen = seen.reshape(points.shape[:2]).all(axis=1)
+        if seen.sum() < config.frame_band_least:
+            continue
+        sampled = cv2.remap(image, points[..., 0], points[..., 1], cv2.INTER_LINEAR)
+        lab = np.median(cv2.cvtColor(sampled, cv2.COLOR_BGR2Lab).astype(np.float32), axis=1)
+        usual = np.median(lab[seen], axis=0)
+        chroma = np.linalg.norm(lab[:, 1:] - usual[1:], axis=1)
+        light = np.abs(np.log((lab[:, 0] + 8.0) / (usual[0] + 8.0)))
+        unlike = seen & ((chroma > config.frame_band_chroma) | (light > config.frame_band_light))
+        if _longest_run(unlike, loop=False) / 3.0 > config.frame_band_run:
+            names = ("top", "right", "bottom", "left")
+            return Refusal(
+                "hand_over_board",
+                f"something reaches over the {names[side]} of the board's frame: wait until it is clear",
+            )
+    return None
+
+
+def _longest_run(flags: npt.NDArray[np.bool_], *, loop: bool = True) -> int:
+    """The most neighbouring ``flags`` set along the outline, a ``loop``
+    (or along one side of it)."""
     run = best = 0
-    for flag in np.concatenate([flags, flags]):
+    for flag in np.concatenate([flags, flags]) if loop else flags:
         run = run + 1 if flag else 0
         best = max(best, run)
     return min(best, len(flags))

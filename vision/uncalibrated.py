@@ -25,27 +25,35 @@ at the edge) and keeps the fit that explains the photo best. A circle
 bigger than a checker over the board (a dice cup, a hand's palm) is
 refused before any of that (:func:`vision.refusal.check_cup`). Two
 neighbouring slots that fit their looks far worse than the rest are
-something reaching in, and the photo is refused; so is one whose reading
-holds more checkers of a colour than a side has (B4).
+something reaching in, and the photo is refused.
 :func:`read_with_corners` hands the layout found to the reader as if
 it were a calibration's (:func:`vision.colours.learn_from_layout`), with
 every empty look borrowed from another point so that no slot confirms
-itself, which reads the piles, the bar and how sure each point is. Where
-that reading is short of checkers a side cannot have borne off (B4, E1;
-most often a lone checker at the edge of a point of its own colour), the
-layout that explains the photo best of those that hold them (a dynamic
-programme over every point's colours and counts, :func:`_balanced`)
-teaches the reader again. A
-point where the two disagree, or where another colour and count explains
-it nearly as well, is not read surely; nor is any point where a side
-seems short of checkers it cannot have borne off, nor any checker's
-colour where both kinds are about equally bright (which is light, only
-a calibration knows).
+itself, which reads the piles, the bar and how sure each point is.
+
+A reading that holds more checkers of a colour than a side has (B4) has
+something on the board, or counted a pile long: it is refused where
+something crosses the board's frame (an arm reaching in,
+:func:`vision.refusal.check_frame_crossed`) or where its piles cannot
+account for the excess. Where the reading is short of checkers a side
+cannot have borne off (B4, E1; most often a lone checker at the edge of
+a point of its own colour), or over by its piles, the layout that
+explains the photo best of those that hold them (a dynamic programme
+over every point's colours and counts, :func:`_balanced`) teaches the
+reader again, and points that still hold more than it lets them are cut
+to it (:func:`_trimmed`). A side still short has borne checkers off, or
+something hides them: the photo is refused where something crosses the
+frame. A point where the layout and the reading
+disagree, or where another colour and count explains it nearly as well,
+is not read surely; nor is any point where a side seems short of
+checkers it cannot have borne off (a bar that seemed to hold more of a
+side than it has counts none of it), nor any checker's colour where both
+kinds are about equally bright (which is light, only a calibration
+knows).
 """
 
 from __future__ import annotations
 
-from contextlib import suppress
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -69,7 +77,7 @@ from vision.features import SlotFeatures, measure
 from vision.geometry import BoardGeometry, Image, rectify
 from vision.layout import Layout
 from vision.read import ReadConfig, Reading, point_name, read_rectified, refused_reading
-from vision.refusal import Refusal, RefusalConfig, check_cup, check_occlusion
+from vision.refusal import Refusal, RefusalConfig, check_cup, check_frame_crossed, check_occlusion
 
 FloatArray = npt.NDArray[np.float32]
 Counts = npt.NDArray[np.int64]
@@ -313,20 +321,32 @@ def _sides(reading: Reading) -> tuple[int, int]:
     return int(counts[counts > 0].sum()) + reading.bar_light, int(-counts[counts < 0].sum()) + reading.bar_dark
 
 
+def _piled(counts: Counts) -> FloatArray:
+    """(2,) the light and dark checkers ``counts`` (2, 12) piles past full lines."""
+    past = np.maximum(np.abs(counts) - LINE, 0)
+    return np.array([past[counts > 0].sum(), past[counts < 0].sum()])
+
+
 def _balanced(learned: Learned, reading: Reading, checkers: int) -> Counts | None:
     """The layout (2, 12) that explains the photo best (``learned.costs``,
     its options signed as ``reading`` is) and holds each side's checkers
     (B4): with the bar and the piles past a full line as ``reading`` counts
     them, each side has ``checkers``, or fewer only where it may have borne
-    the rest off (none on the bar, all in one quarter of the board: E1).
-    None if no layout does."""
+    the rest off (none on the bar, all in one quarter of the board: E1). A
+    side ``reading`` sees more of may have its piles counted long: its
+    full lines then hold at least a line each, and the rest of its
+    checkers between them. None if no layout does."""
     bar = np.array([reading.bar_light, reading.bar_dark])
     room = checkers - bar
-    least = np.array(_sides(reading)) - bar
+    sides = np.array(_sides(reading))
+    least = sides - bar
     if (room < 0).any():
         return None
+    over = sides > checkers
+    slack = np.where(over, _piled(reading.counts), 0)
     options = learned.options
-    piled = np.maximum(np.abs(reading.counts) - LINE, 0).ravel()
+    colour = np.where(reading.counts > 0, 0, 1).ravel()
+    piled = np.where(over[colour], 0, np.maximum(np.abs(reading.counts) - LINE, 0).ravel())
     same = np.sign(options)[None, :] == np.sign(reading.counts.ravel())[:, None]
     # (24, K, 2) the light and dark checkers each option puts on each point, its pile as read
     held = np.abs(options)[None, :] + np.where(same & (np.abs(options) == LINE)[None, :], piled[:, None], 0)
@@ -356,21 +376,33 @@ def _balanced(learned: Learned, reading: Reading, checkers: int) -> Counts | Non
         layout = options[picked].reshape(2, 12)
         quarters = layout.reshape(2, 2, 6)
         spread = [int((quarters * sign > 0).any(axis=2).sum()) for sign in (1, -1)]
-        if all(seen[c] == room[c] or (bar[c] == 0 and spread[c] <= 1 and seen[c] >= least[c]) for c in range(2)):
+        if all(
+            (room[c] - slack[c] <= seen[c] <= room[c])
+            if over[c]
+            else (seen[c] == room[c] or (bar[c] == 0 and spread[c] <= 1 and seen[c] >= least[c]))
+            for c in range(2)
+        ):
             return np.asarray(layout, np.int64)
     return None
 
 
-def _missing_some(reading: Reading, config: ReadConfig) -> bool:
+def _missing_some(reading: Reading, config: ReadConfig, *, full_bar_counts: bool = True) -> bool:
     """Whether ``reading`` seems to have missed checkers: a side with fewer
     than it has (B4) has borne the rest off, which it may only do with
     all of them in its home board (E1), one quarter of the board; a side
     short of checkers spread over more than one quarter, or on the bar,
-    is seldom seen (a checker hit after its side began to bear off)."""
+    is seldom seen (a checker hit after its side began to bear off).
+    Unless ``full_bar_counts``, a side's checkers on a bar that seemed to
+    hold more of them than the points leave room for are not counted:
+    shadows pass for checkers there, and the count is only that room."""
     quarters = reading.counts.reshape(2, 2, 6)  # (row, half, point)
-    for sign, on_bar in ((1, reading.bar_light), (-1, reading.bar_dark)):
+    for sign, on_bar, full in (
+        (1, reading.bar_light, reading.bar_full[0]),
+        (-1, reading.bar_dark, reading.bar_full[1]),
+    ):
         mine = np.where(quarters * sign > 0, quarters * sign, 0)
-        if mine.sum() + on_bar < config.checkers and (on_bar or ((mine.sum(axis=2) > 0).sum() > 1)):
+        counted = on_bar if full_bar_counts or not full else 0
+        if mine.sum() + counted < config.checkers and (on_bar or ((mine.sum(axis=2) > 0).sum() > 1)):
             return True
     return False
 
@@ -402,6 +434,30 @@ def _read_as(
     return read_rectified(rectified, geometry, model, config=config), model, positive_light
 
 
+def _trimmed(reading: Reading, layout: Counts, checkers: int) -> Reading:
+    """``reading`` where it sees more of a side than ``checkers`` (B4): its
+    points that hold more of that side than ``layout`` (2, 12) does hold
+    as many as there, and its piles where ``layout`` has a full line are
+    counted shorter, the longest first and none shorter than the line,
+    until the side holds its checkers. A point so cut is not read surely."""
+    counts, confidence = reading.counts.copy(), reading.confidence.copy()
+    for index, sign in enumerate((1, -1)):
+        if _sides(replace(reading, counts=counts))[index] <= checkers:
+            continue
+        mine, allowed = counts * sign, np.maximum(layout * sign, 0)
+        cut = (mine > allowed) & (allowed < LINE)
+        counts[cut] = sign * allowed[cut]
+        confidence[cut] = np.minimum(confidence[cut], DOUBT_CONFIDENCE)
+        for _ in range(max(_sides(replace(reading, counts=counts))[index] - checkers, 0)):
+            mine = counts * sign
+            if mine.max() <= LINE:
+                break
+            row, col = np.unravel_index(int(np.argmax(mine)), mine.shape)
+            counts[row, col] -= sign
+            confidence[row, col] = min(confidence[row, col], DOUBT_CONFIDENCE)
+    return replace(reading, counts=counts, confidence=confidence)
+
+
 def _rebalanced(
     rectified: Image,
     geometry: BoardGeometry,
@@ -411,24 +467,38 @@ def _rebalanced(
     model: ColourModel,
     config: ReadConfig,
 ) -> tuple[Reading, ColourModel, Counts]:
-    """Where ``reading`` misses checkers a side cannot have borne off (B4,
-    E1), the photo read again as the layout that holds them would teach it
-    (:func:`_balanced`), if that reading holds them and keeps all the first
-    one saw: the reading, its model and the layout it was taught by."""
+    """Where ``reading`` misses checkers a side cannot have borne off, or
+    holds more than a side has (B4, E1), the photo read again as the
+    layout that holds them would teach it (:func:`_balanced`), its points
+    cut to that layout where they hold too many (:func:`_trimmed`), if
+    that reading holds each side's checkers and keeps all the first one
+    saw of a side it did not see too many of: the reading, its model and
+    the layout it was taught by."""
     balanced = _balanced(learned, reading, config.checkers)
-    if balanced is None or (balanced == learned.counts).all():
+    if balanced is None:
         return reading, model, learned.counts
-    with suppress(CalibrationError):  # a layout that cannot teach two kinds of checker: the first reading stands
-        again, retaught, _ = _read_as(rectified, geometry, features, balanced, config, positive_is_light=True)
-        more = all(b >= a for a, b in zip(_sides(reading), _sides(again), strict=True))
-        if (
-            again.refusal is None
-            and more
-            and max(_sides(again)) <= config.checkers
-            and not _missing_some(again, config)
-        ):
-            return again, retaught, balanced
+    again, retaught = reading, model
+    if not (balanced == learned.counts).all():
+        try:
+            again, retaught, _ = _read_as(rectified, geometry, features, balanced, config, positive_is_light=True)
+        except CalibrationError:  # a layout that cannot teach two kinds of checker: the first reading stands
+            return reading, model, learned.counts
+    again = _trimmed(again, balanced, config.checkers)
+    first, held = _sides(reading), _sides(again)
+    kept = all(b >= a or a > config.checkers for a, b in zip(first, held, strict=True))
+    if again.refusal is None and kept and max(held) <= config.checkers and not _missing_some(again, config):
+        return again, retaught, balanced
     return reading, model, learned.counts
+
+
+def _too_many(sides: tuple[int, int], config: ReadConfig) -> Refusal:
+    """``hand_over_board``: a reading sees more light and dark checkers (``sides``) than a side has (B4)."""
+    name, held = max(zip(("light", "dark"), sides, strict=True), key=lambda side: side[1])
+    return Refusal(
+        "hand_over_board",
+        f"{held} {name} checkers seem to stand on the board, but a side has {config.checkers} (B4): "
+        "something lies on it, or this board cannot be read without a calibration",
+    )
 
 
 def read_with_corners(image: Image, geometry: BoardGeometry, *, config: ReadConfig | None = None) -> Reading:
@@ -470,20 +540,26 @@ def read_with_corners(image: Image, geometry: BoardGeometry, *, config: ReadConf
         return reading
     if not positive_light:
         learned = replace(learned, counts=-learned.counts, options=-learned.options)
-    for name, held in zip(("light", "dark"), _sides(reading), strict=True):
-        if held > config.checkers:
-            return refused_reading(
-                Refusal(
-                    "hand_over_board",
-                    f"{held} {name} checkers seem to stand on the board, but a side has {config.checkers} (B4): "
-                    "something lies on it, or this board cannot be read without a calibration",
-                ),
-                geometry,
-                rectified,
-            )
+    sides = _sides(reading)
+    if max(sides) > config.checkers:
+        # more checkers than a side has (B4): something lies on the board, unless its piles were counted long
+        refusal = check_frame_crossed(image, geometry, config=RefusalConfig())
+        beyond = np.array(sides) - config.checkers - _piled(reading.counts)
+        if refusal is None and beyond.max() > 0:
+            refusal = _too_many(sides, config)
+        if refusal is not None:
+            return refused_reading(refusal, geometry, rectified)
     reading, model, found = _rebalanced(rectified, geometry, features, learned, reading, model, config)
+    if max(_sides(reading)) > config.checkers:
+        return refused_reading(_too_many(_sides(reading), config), geometry, rectified)
+    if min(_sides(reading)) < config.checkers:
+        # a side short of checkers has borne them off, or something hides them
+        refusal = check_frame_crossed(image, geometry, config=RefusalConfig())
+        if refusal is not None:
+            return refused_reading(refusal, geometry, rectified)
     seen = np.minimum(np.abs(reading.counts), LINE) * np.sign(reading.counts)
-    doubt = (seen != found) | (learned.margin(found) < MARGIN) | _missing_some(reading, config)
+    missing = _missing_some(reading, config, full_bar_counts=False)
+    doubt = (seen != found) | (learned.margin(found) < MARGIN) | missing
     # checkers about equally bright (red and blue) are named light and dark
     # by a calibration (which side's home is where); a photo alone names
     # them by a guess, and no checker's colour is sure

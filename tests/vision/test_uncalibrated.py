@@ -15,8 +15,19 @@ from vision.features import CHANNELS, PATCH, SlotFeatures, line_pitch
 from vision.geometry import rectify
 from vision.layout import Layout
 from vision.read import ReadConfig, Reading, geometry_from_corners
+from vision.refusal import RefusalConfig, check_frame_crossed
 from vision.render_style import STYLES, find_style
-from vision.uncalibrated import MARGIN, OPTIONS, Learned, _balanced, _missing_some, learn_layout, read_with_corners
+from vision.uncalibrated import (
+    DOUBT_CONFIDENCE,
+    MARGIN,
+    OPTIONS,
+    Learned,
+    _balanced,
+    _missing_some,
+    _trimmed,
+    learn_layout,
+    read_with_corners,
+)
 
 CONFIDENT = ReadConfig().confident
 
@@ -183,6 +194,20 @@ def test_a_side_short_of_checkers_it_cannot_have_borne_off_is_missed_somewhere(
     assert _missing_some(reading, ReadConfig()) is missing
 
 
+def test_a_bar_that_seemed_to_hold_too_many_hides_no_missed_checker_b4() -> None:
+    """Dark seems to have 15 with four on the bar, but the bar seemed to
+    hold more dark than the points leave room for: shadows pass for
+    checkers there, and its four say only how many the points left (one
+    may stand there, and three lone checkers be missed on the points)."""
+    top = [-3, 0, 0, 0, 0, 0, -4, -4, 0, 0, 0, 0]
+    reading = _reading(top, [5, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0, 5], bar_dark=4)
+    assert not _missing_some(reading, ReadConfig(), full_bar_counts=False)
+    full = replace(reading, bar_full=(False, True))
+    assert not _missing_some(full, ReadConfig())
+    assert _missing_some(full, ReadConfig(), full_bar_counts=False)
+    assert not _missing_some(replace(reading, bar_full=(True, False)), ReadConfig(), full_bar_counts=False)
+
+
 def test_piles_on_boards_never_calibrated_are_counted_from_their_shorter_lines() -> None:
     """A pile of six and one of eight, in the second layer: their junctions
     are told from the rims seen between the checkers of shorter lines (the
@@ -265,3 +290,67 @@ def test_a_side_short_on_the_bar_or_bearing_off_is_left_as_read_b4_e1() -> None:
     learned = _learned(home, missed=(1, 7), nearly=0.5)
     balanced = _balanced(learned, _read(learned.counts), 15)
     assert balanced is not None and balanced.tolist() == learned.counts.tolist()
+
+
+def test_a_side_seen_over_by_its_piles_is_balanced_by_counting_them_shorter_b4() -> None:
+    """The pile of seven light on bottom 12 read as nine: light seems to
+    have 17. The layout holds its full lines as lines, the rest of light's
+    checkers between them, and the pile is cut back until light holds 15;
+    the pile so cut is not read surely."""
+    learned = _learned(BALANCED, missed=(0, 4), nearly=-0.5)
+    counts = np.array([BALANCED.top, BALANCED.bottom])
+    counts[1, 11] = 9
+    reading = _read(counts)
+    balanced = _balanced(learned, reading, 15)
+    assert balanced is not None and balanced.tolist() == learned.counts.tolist()
+    trimmed = _trimmed(reading, balanced, 15)
+    assert trimmed.counts.tolist() == [list(BALANCED.top), list(BALANCED.bottom)]
+    assert trimmed.confidence[1, 11] <= DOUBT_CONFIDENCE
+    assert (np.delete(trimmed.confidence.ravel(), 23) == 1.0).all()
+
+
+def test_a_point_read_with_more_of_a_side_than_it_has_is_cut_to_the_layout_b4() -> None:
+    """Light seems to have 16: the pile on bottom 12 read as eight, and top
+    12's two as three. The layout keeps two on top 12, so the point is cut
+    to it, and the pile to seven, both not read surely."""
+    layout = np.clip(np.array([BALANCED.top, BALANCED.bottom]), -LINE, LINE)
+    counts = np.array([BALANCED.top, BALANCED.bottom])
+    counts[0, 11], counts[1, 11] = 3, 8
+    trimmed = _trimmed(_read(counts), layout, 15)
+    assert trimmed.counts.tolist() == [list(BALANCED.top), list(BALANCED.bottom)]
+    assert trimmed.confidence[0, 11] <= DOUBT_CONFIDENCE and trimmed.confidence[1, 11] <= DOUBT_CONFIDENCE
+
+
+@pytest.mark.parametrize("style", ["wood", "tournament", "dark-felt"])
+def test_an_arm_reaching_over_the_frame_is_seen_there(style: str) -> None:
+    """No calibration knows the frame, but an arm or a hand reaching in is
+    unlike the rest of the side it crosses; the frame of the same board
+    alone is not."""
+    position, mover = game_position(21, 14)
+    layout = light_layout(position, mover)
+    for occlusion in ("none", "arm", "hand"):
+        shot = plain_board(style).shoot(layout, 22, occlusion=occlusion)
+        refusal = check_frame_crossed(
+            shot.image, geometry_from_corners(shot.image, shot.corners), config=RefusalConfig()
+        )
+        if occlusion == "none":
+            assert refusal is None
+        else:
+            assert refusal is not None and refusal.reason == "hand_over_board"
+            assert "of the board's frame" in refusal.message
+
+
+@pytest.mark.parametrize(("style", "seed"), [("red-white", 21), ("gold-white", 22)])
+def test_an_arm_hiding_checkers_is_refused_where_it_crosses_the_frame_b4(style: str, seed: int) -> None:
+    """An arm over checkers of one side leaves it short of them: a side
+    may have borne them off, so the count alone does not betray the arm,
+    but the frame it crosses does. The same board without it is read."""
+    position, mover = game_position(seed, 40)
+    layout = light_layout(position, mover)
+    for occlusion in ("none", "arm"):
+        shot = plain_board(style).shoot(layout, seed, occlusion=occlusion)
+        reading = read_with_corners(shot.image, geometry_from_corners(shot.image, shot.corners))
+        if occlusion == "none":
+            assert reading.refusal is None
+        else:
+            assert reading.refusal is not None and "of the board's frame" in reading.refusal.message
