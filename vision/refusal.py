@@ -93,8 +93,9 @@ class RefusalConfig:
     frame_band_far: float = 0.7
     frame_band_least: int = 6
     #: ... and a run of samples longer than this many checker pitches, unlike
-    #: the side's usual colour by this chroma (Lab) or its lightness by this
-    #: log ratio, is something reaching over it.
+    #: the side's usual colour by this chroma (Lab) or, by this log ratio, the
+    #: light that falls off smoothly along it (a lamp's pool of light on a
+    #: dark frame), is something reaching over it.
     frame_band_run: float = 1.0
     frame_band_chroma: float = 12.0
     frame_band_light: float = 0.5
@@ -395,7 +396,8 @@ def check_frame_crossed(image: Image, geometry: BoardGeometry, *, config: Refusa
     """``hand_over_board`` where, with no calibration, something reaches
     over the board's frame: along a side, a run of samples just outside
     the playing area unlike the rest of that side's frame, in colour or
-    in light, longer than a checker (an arm is wider; a caption is no arm)."""
+    in light (against a smooth fall of light along the side, fitted to
+    the rest), longer than a checker (an arm is wider; a caption is no arm)."""
     h, w = image.shape[:2]
     boxes = caption_boxes(image)
     for side in range(4):
@@ -410,7 +412,16 @@ def check_frame_crossed(image: Image, geometry: BoardGeometry, *, config: Refusa
         lab = np.median(cv2.cvtColor(sampled, cv2.COLOR_BGR2Lab).astype(np.float32), axis=1)
         usual = np.median(lab[seen], axis=0)
         chroma = np.linalg.norm(lab[:, 1:] - usual[1:], axis=1)
-        light = np.abs(np.log((lab[:, 0] + 8.0) / (usual[0] + 8.0)))
+        level = np.log(lab[:, 0] + 8.0)
+        place = np.arange(len(level), dtype=np.float64)
+        keep = seen.copy()
+        for _ in range(3):  # light falls off smoothly along a side; an arm does not
+            fit = np.polyval(np.polyfit(place[keep], level[keep], 2), place)
+            near = seen & (np.abs(level - fit) <= config.frame_band_light)
+            if near.sum() < config.frame_band_least:
+                break
+            keep = near
+        light = np.abs(level - fit)
         unlike = seen & ((chroma > config.frame_band_chroma) | (light > config.frame_band_light))
         if _longest_run(unlike, loop=False) / 3.0 > config.frame_band_run:
             names = ("top", "right", "bottom", "left")

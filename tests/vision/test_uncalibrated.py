@@ -340,6 +340,24 @@ def test_an_arm_reaching_over_the_frame_is_seen_there(style: str) -> None:
             assert "of the board's frame" in refusal.message
 
 
+@pytest.mark.parametrize("style", ["tournament", "dark-felt"])
+def test_a_pool_of_lamp_light_on_a_dark_frame_is_no_arm(style: str) -> None:
+    """A lamp close to one side lights a dark frame there three times as
+    bright as elsewhere: light that falls off smoothly along the side, not
+    something reaching over it."""
+    position, mover = game_position(21, 14)
+    shot = plain_board(style).shoot(light_layout(position, mover), 22)
+    geometry = geometry_from_corners(shot.image, shot.corners)
+    (x0, y0), (x1, y1) = shot.corners[1], shot.corners[2]
+    h, w = shot.image.shape[:2]
+    ys, xs = np.mgrid[:h, :w]
+    centre = ((x0 + x1) / 2 + 0.5 * geometry.pitch_px, (y0 + y1) / 2)
+    spread = 2 * geometry.pitch_px
+    gain = 1 + 2 * np.exp(-((xs - centre[0]) ** 2 + (ys - centre[1]) ** 2) / (2 * spread**2))
+    lit = np.clip(shot.image * gain[..., None], 0, 255).astype(np.uint8)
+    assert check_frame_crossed(lit, geometry_from_corners(lit, shot.corners), config=RefusalConfig()) is None
+
+
 @pytest.mark.parametrize(("style", "seed"), [("red-white", 21), ("gold-white", 22)])
 def test_an_arm_hiding_checkers_is_refused_where_it_crosses_the_frame_b4(style: str, seed: int) -> None:
     """An arm over checkers of one side leaves it short of them: a side
