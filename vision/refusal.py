@@ -372,15 +372,20 @@ def check_board_moved(
     return None
 
 
+#: Samples along each side of the frame per checker pitch (:func:`frame_band`).
+_FRAME_SAMPLES_PER_PITCH = 3
+
+
 def frame_band(geometry: BoardGeometry, side: int, *, near: float, far: float) -> FloatArray:
     """Where one ``side`` (0 top, 1 right, 2 bottom, 3 left) of the board's
-    frame is sampled with no calibration: (n, k, 2) points in the camera
-    frame, every third of a checker pitch along the side and at ``k``
+    frame is sampled with no calibration: (n, 5, 2) points in the camera
+    frame, every third of a checker pitch along the side and at five
     distances from ``near`` to ``far`` pitches outside the playing area."""
     width, height = geometry.size
     pitch = geometry.pitch_px
     length = width if side % 2 == 0 else height
-    along = np.arange(pitch / 6, length, pitch / 3, dtype=np.float32)
+    step = pitch / _FRAME_SAMPLES_PER_PITCH
+    along = np.arange(step / 2, length, step, dtype=np.float32)
     out = np.linspace(near, far, 5, dtype=np.float32) * pitch
     a, o = np.meshgrid(along, out, indexing="ij")
     x, y = {
@@ -423,7 +428,7 @@ def check_frame_crossed(image: Image, geometry: BoardGeometry, *, config: Refusa
             keep = near
         light = np.abs(level - fit)
         unlike = seen & ((chroma > config.frame_band_chroma) | (light > config.frame_band_light))
-        if _longest_run(unlike, loop=False) / 3.0 > config.frame_band_run:
+        if _longest_run(unlike, loop=False) / _FRAME_SAMPLES_PER_PITCH > config.frame_band_run:
             names = ("top", "right", "bottom", "left")
             return Refusal(
                 "hand_over_board",
