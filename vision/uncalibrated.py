@@ -49,7 +49,8 @@ is not read surely; nor is any point where a side seems short of
 checkers it cannot have borne off (a bar that seemed to hold more of a
 side than it has counts none of it), nor any checker's colour where both
 kinds are about equally bright (which is light, only a calibration
-knows).
+knows). A reading still short of checkers reports, unsurely, the layout
+that holds them (white checkers lined up on a white point, most often).
 """
 
 from __future__ import annotations
@@ -565,6 +566,12 @@ def read_with_corners(image: Image, geometry: BoardGeometry, *, config: ReadConf
     # them by a guess, and no checker's colour is sure
     doubt |= (reading.counts != 0) & (abs(float(model.light_lab[0] - model.dark_lab[0])) < SAME_BRIGHTNESS)
     confidence = np.where(doubt, np.minimum(reading.confidence, DOUBT_CONFIDENCE), reading.confidence)
+    if missing:
+        # a reading short of checkers is wrong somewhere: the layout that holds them is the better guess
+        balanced = _balanced(learned, reading, config.checkers)
+        if balanced is not None:
+            piled = (np.abs(reading.counts) > LINE) & (reading.counts * balanced > 0) & (np.abs(balanced) == LINE)
+            reading = replace(reading, counts=np.where(piled, reading.counts, balanced))
     uncertain = [point_name(r, c) for r in range(2) for c in range(12) if confidence[r, c] < config.confident]
     uncertain += ["bar"] if "bar" in reading.uncertain else []
     return replace(reading, confidence=confidence.astype(np.float32), uncertain=tuple(uncertain))

@@ -372,3 +372,17 @@ def test_an_arm_hiding_checkers_is_refused_where_it_crosses_the_frame_b4(style: 
             assert reading.refusal is None
         else:
             assert reading.refusal is not None and "of the board's frame" in reading.refusal.message
+
+
+def test_a_line_on_a_point_of_its_own_colour_missed_is_filled_in_unsurely_b4() -> None:
+    """Gold and white checkers on gold and white points: a line on a point
+    of its own colour is read short, and the side then has fewer checkers
+    than it may (B4, E1). The layout that holds them is reported, and no
+    point of it is sure."""
+    position, mover = game_position(24, 14)
+    layout = light_layout(position, mover)
+    shot = plain_board("gold-white").shoot(layout, 24)
+    reading = read_with_corners(shot.image, geometry_from_corners(shot.image, shot.corners))
+    assert reading.refusal is None
+    assert (reading.layout().top, reading.layout().bottom) == (layout.top, layout.bottom)
+    assert (reading.confidence < CONFIDENT).all()
