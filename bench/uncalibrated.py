@@ -36,9 +36,16 @@ from engine.dice import Dice  # noqa: E402
 from engine.legal import legal_plays  # noqa: E402
 from vision.geometry import homography  # noqa: E402
 from vision.judge import judge_photo  # noqa: E402
-from vision.read import ReadConfig, geometry_from_corners  # noqa: E402
+from vision.layout import Layout  # noqa: E402
+from vision.read import ReadConfig, Reading, geometry_from_corners  # noqa: E402
 from vision.render import CameraPose, Effects, Lighting, random_style, render  # noqa: E402
 from vision.uncalibrated import read_with_corners  # noqa: E402
+
+
+def _pairs(reading: Reading, truth: Layout) -> list[tuple[int, int, float]]:
+    """Each point's count as read, as it truly is, and how sure the reading is."""
+    seen = reading.layout()
+    return list(zip(seen.top + seen.bottom, truth.top + truth.bottom, reading.confidence.ravel(), strict=True))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -89,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  {name} photo {i}: refused {reading.refusal.message[:160]}")
         else:
             seen = reading.layout()
-            pairs = list(zip(seen.top + seen.bottom, truth.top + truth.bottom, reading.confidence.ravel(), strict=True))
+            pairs = _pairs(reading, truth)
             right = sum(a == b for a, b, _ in pairs)
             points_right += right
             confident_wrong += int(sum(a != b and c >= confident for a, b, c in pairs))
@@ -114,17 +121,10 @@ def main(argv: list[str] | None = None) -> int:
         covered = read_with_corners(hidden.image, geometry_from_corners(hidden.image, hidden.corners))
         occluded_refused += covered.refusal is not None
         if covered.refusal is None:
-            under = covered.layout()
-            wrong = [
-                k
-                for k, (a, b, c) in enumerate(
-                    zip(under.top + under.bottom, truth.top + truth.bottom, covered.confidence.ravel(), strict=True)
-                )
-                if a != b and c >= confident
-            ]
-            occluded_wrong += len(wrong)
+            wrong = sum(a != b and c >= confident for a, b, c in _pairs(covered, truth))
+            occluded_wrong += wrong
             if args.show_errors:
-                print(f"  {name} photo {i}: a {occlusion} over the board, not refused, {len(wrong)} wrong surely")
+                print(f"  {name} photo {i}: a {occlusion} over the board, not refused, {wrong} wrong surely")
         # the photo judge: a random legal play from this position, the photo alone
         dice = Dice(rng.randint(1, 6), rng.randint(1, 6))
         chosen = rng.choice(legal_plays(position, dice))
