@@ -563,24 +563,27 @@ class RefereeLoop:
         elif reading is not None and refusal is None:
             self.dispatch(ref.BoardSeen(reading.layout()))
             if self.state.mode == ref.Mode.OPENING:
-                self._before_image, self._before_reading = frame.image, reading
+                self._before_image, self._before_reading = frame.image, None  # read as the judge reads
 
     def _read(self, image: npt.NDArray[np.uint8]) -> Reading | None:
         """The stability gate's reader; while a move is checked, against the frame before it
-        (only what changed since can be a hand over the board)."""
+        (only what changed since can be a hand over the board), and as the photo shows the
+        checkers: every outcome the judge weighs holds each side's (B4)."""
         from vision.read import read_board
 
         if self.calibration is None:
             return None
-        since = self._before() if self.state.mode == ref.Mode.CHECKING and self._check is not None else None
-        return read_board(image, self.calibration, since=since)
+        if self.state.mode == ref.Mode.CHECKING and self._check is not None:
+            return read_board(image, self.calibration, since=self._before(), hold=False)
+        return read_board(image, self.calibration)
 
     def _before(self) -> Reading | None:
-        """The reading of the frame before the move (read once, where the loop has none)."""
+        """The reading of the frame before the move, as the judge reads it (read once, where
+        the loop has none)."""
         from vision.read import read_board
 
         if self._before_image is not None and self._before_reading is None and self.calibration is not None:
-            self._before_reading = read_board(self._before_image, self.calibration)
+            self._before_reading = read_board(self._before_image, self.calibration, hold=False)
         return self._before_reading
 
     def _reading_faults(self, reason: str | None) -> None:

@@ -832,12 +832,12 @@ def judge_photo(
         return judge_reading(
             before, dice, reading, mover=mover, home=home, rules=rules, config=config, allow_illegal=False
         )
-    before_reading = None if before_image is None else read_board(before_image, calibration)
+    before_reading = None if before_image is None else read_board(before_image, calibration, hold=False)
     if before_reading is not None and before_reading.refusal is not None:
         # no change can be measured against it: the photo must do alone
         log.info("the frame before the move is refused (%s): judging the photo alone", before_reading.refusal.reason)
         before_reading = None
-    reading = read_board(image, calibration, since=before_reading)
+    reading = read_board(image, calibration, since=before_reading, hold=False)
     changes = changes_since(before_reading, reading, calibration, config=config)
     return judge_reading(
         before,

@@ -101,11 +101,17 @@ class ReadConfig:
     #: for one.
     checker_spread_cap: float = 2.5
     #: Checkers of each colour in play (B4): the bar holds no more than those
-    #: not read on the points and in the tray; more on the points, and the
-    #: one pile of that colour counted unsurely is counted long...
+    #: not read on the points and in the tray; where the points and the bar
+    #: seem to hold more, one point of that colour not read surely is
+    #: counted long (see :func:`_held`)...
     checkers: int = 15
-    #: ... unless another point of that colour is read less surely than
-    #: this: the checker too many may be there (a white point read as one).
+    #: ... where the photo speaks against that point holding fewer by at most
+    #: these log-odds (a pile's count, or the slots a line is cut by)...
+    recount_evidence: float = 3.0
+    #: ... and, without a calibration's empty looks to weigh a line's slots
+    #: by, only a pile, and not where a point of that colour that is no
+    #: pile is read less surely than this: the checker too many may be
+    #: there (a white point read as one).
     recount_doubt: float = 0.75
     #: The points may seem to hold this many more of a colour than there are
     #: (a phantom line at a corner, a pile counted long); more is something
@@ -735,6 +741,7 @@ def read_rectified(
     patched: BoolArray | None = None,
     since: FloatArray | None = None,
     off: Off | None = None,
+    hold: bool = True,
 ) -> Reading:
     """Read a rectified board (height, width, 3) BGR uint8: exposure and
     sharpness refusals first, and with a calibration's ``reference`` a dice
@@ -748,7 +755,9 @@ def read_rectified(
     the thumbnail of the frame before, read and not refused (a fixed
     camera), so that only what changed since can be something covering
     the board; ``off``: the bear-off tray's reading, whose sure counts
-    the checkers on the board must leave (B4)."""
+    the checkers on the board must leave (B4); ``hold``: count each side's
+    checkers as B4 has them where the points seem to hold more or fewer
+    (:func:`_held`), else as the photo shows them."""
     refusal = check_exposure(rectified, config=refusal_config, reference=reference)
     if refusal is None:
         refusal = check_sharpness(rectified, reference=reference, config=refusal_config)
@@ -797,8 +806,7 @@ def read_rectified(
     # a side has config.checkers (B4): the bar holds no more than the points and the tray leave
     on_points = _per_colour(counts)
     borne_off = _borne_off(off)
-    room = {colour: max(config.checkers - borne_off[colour] - on_points[colour], 0) for colour in (LIGHT, DARK)}
-    bar = _read_bar(features, model, room, config=config)
+    bar = _read_bar(features, model, _room(on_points, borne_off, config=config), config=config)
     if refusal is None and calibrated:
         refusal = _check_too_many(on_points, bar, config=config)
     if refusal is None and empty is not None:
@@ -813,8 +821,9 @@ def read_rectified(
         )
         loose |= unsure
     confidence = np.where(loose, np.minimum(confidence, config.loose_confidence), confidence).astype(np.float32)
-    unsure_piles = (np.abs(counts) > LINE) & (pile_confidence < config.confident)
-    counts = _counted_long(counts, confidence, unsure_piles, borne_off, config=config)
+    if hold and _held(counts, confidence, prob, pile_confidence, bar, off, config=config, calibrated=calibrated).any():
+        # the points may leave the bar more room
+        bar = _read_bar(features, model, _room(_per_colour(counts), borne_off, config=config), config=config)
     uncertain = [point_name(r, c) for r in range(2) for c in range(12) if confidence[r, c] < config.confident]
     if bar.confidence < config.confident:
         uncertain.append("bar")
@@ -841,6 +850,12 @@ def _per_colour(counts: npt.NDArray[np.int64]) -> dict[int, int]:
     return {LIGHT: int(counts[counts > 0].sum()), DARK: int(-counts[counts < 0].sum())}
 
 
+def _room(on_points: dict[int, int], borne_off: dict[int, int], *, config: ReadConfig) -> dict[int, int]:
+    """Checkers of each colour (LIGHT, DARK -> n) the bar may hold: those
+    neither on the points nor surely in the tray (B4)."""
+    return {colour: max(config.checkers - borne_off[colour] - on_points[colour], 0) for colour in (LIGHT, DARK)}
+
+
 def _borne_off(off: Off | None) -> dict[int, int]:
     """Checkers of each colour (LIGHT, DARK -> n) the tray holds surely (0 where unsure or without a tray)."""
     if off is None:
@@ -848,32 +863,90 @@ def _borne_off(off: Off | None) -> dict[int, int]:
     return {LIGHT: off.light if off.light_sure else 0, DARK: off.dark if off.dark_sure else 0}
 
 
-def _counted_long(
+def bearing_off(counts: npt.NDArray[np.int64], sign: int, on_bar: int) -> bool:
+    """Whether the side of ``sign`` (+1 light, -1 dark) may have borne
+    checkers off, as ``counts`` (2, 12) and ``on_bar`` (its checkers on the
+    bar) show it: only with all of them in its home board (E1), one quarter
+    of the board, so none on the bar. (A checker hit after its side began
+    to bear off breaks that, and is seldom seen.)"""
+    quarters = (counts * sign).reshape(2, 2, 6)  # (row, half, point)
+    return on_bar == 0 and int(((quarters > 0).sum(axis=2) > 0).sum()) <= 1
+
+
+def _held(
     counts: npt.NDArray[np.int64],
     confidence: FloatArray,
-    unsure_piles: BoolArray,
-    borne_off: dict[int, int],
+    prob: FloatArray,
+    pile_confidence: FloatArray,
+    bar: _Bar,
+    off: Off | None,
     *,
     config: ReadConfig,
-) -> npt.NDArray[np.int64]:
-    """``counts`` (2, 12), where the points seem to hold more checkers of
-    a colour than a side has (B4: ``config.checkers``, less those the tray
-    holds surely, ``borne_off``; the bar holds no more than they leave) and one pile of
-    that colour is counted unsurely (``unsure_piles``, (2, 12)), with that
-    pile counted shorter by as many, no shorter than its line: it is the
-    one counted long. Not where another point of that colour is read less
-    surely than ``config.recount_doubt``: the checker too many may be
-    there. Its confidence stays as it was."""
-    counts = counts.copy()
+    calibrated: bool,
+) -> npt.NDArray[np.bool_]:
+    """Count ``counts`` (2, 12) in place as a side's checkers must be (B4),
+    and return the points (2, 12) recounted.
+
+    Where the points, the bar (the checkers counted there, and those past
+    the room the points left that look nothing like the empty bar: a
+    shadow on it does not count) and the tray's sure count hold more of a
+    colour than ``config.checkers``, one point of it not read surely is
+    counted long: of those that can give up the whole excess (a pile no
+    shorter than its line; where ``calibrated``, a line too), the one the
+    photo speaks against least, if by no more than
+    ``config.recount_evidence`` log-odds: a pile by how surely it was
+    counted (``pile_confidence``), a line by the slots it is cut by, how
+    much likelier each is that colour than empty (``prob`` (2, 12, S, 3)).
+    Where none can, the one that gives up most, on the same terms. Without
+    a calibration's empty looks (a line's slots tell little there), no pile
+    is cut where a line of that colour is read less surely than
+    ``config.recount_doubt``: the checker too many may be there.
+
+    Where ``calibrated`` and they hold fewer than a side that cannot have
+    borne off has (the tray counted surely, or :func:`bearing_off`), by no
+    more than a layer on a line holds (``JUNCTIONS``), the pile or full
+    line of that colour counted least surely holds the rest: more of a
+    pile lie hidden than show.
+
+    A point recounted keeps its confidence (below ``config.confident``)."""
+    recounted = np.zeros((2, 12), np.bool_)
+    borne_off = _borne_off(off)
+    odds = np.log(np.clip(prob, 1e-4, 1.0))
     for colour, sign in ((LIGHT, 1), (DARK, -1)):
         mine = counts * sign
-        piles = unsure_piles & (mine > LINE)
-        excess = int(mine[mine > 0].sum()) + borne_off[colour] - config.checkers
-        doubt = (mine > 0) & ~piles & (confidence < config.recount_doubt)
-        if excess > 0 and piles.sum() == 1 and not doubt.any():
-            row, col = np.argwhere(piles)[0]
-            counts[row, col] -= sign * min(excess, int(mine[row, col]) - LINE)
-    return counts
+        on_bar = (bar.light if colour == LIGHT else bar.dark) + bar.beyond[colour]
+        excess = int(mine[mine > 0].sum()) + on_bar + borne_off[colour] - config.checkers
+        piles = (mine >= LINE) & (pile_confidence < config.confident)
+        if -JUNCTIONS <= excess < 0 and calibrated and piles.any():
+            tray_sure = off is not None and (off.light_sure if colour == LIGHT else off.dark_sure)
+            if tray_sure or not bearing_off(counts, sign, on_bar):
+                least = np.unravel_index(int(np.argmin(np.where(piles, pile_confidence, np.inf))), piles.shape)
+                counts[least] -= sign * excess
+                recounted[least] = True
+            continue
+        if excess <= 0:
+            continue
+        lines = (mine > 0) & (mine <= LINE) & (confidence < config.confident)
+        if not calibrated and (lines & (confidence < config.recount_doubt)).any():
+            continue
+        options = []
+        for row, col in np.argwhere((piles & (mine > LINE)) | (lines & calibrated)):
+            held = int(mine[row, col])
+            take = min(excess, held - LINE if held > LINE else held)
+            if held > LINE:
+                sure = float(np.clip(pile_confidence[row, col], 0.01, 0.99))
+                against = float(np.log(sure / (1 - sure)))
+            else:
+                slots = odds[row, col, held - take : held]
+                against = float((slots[:, colour] - slots[:, EMPTY]).sum())
+            options.append((-take, against, int(row), int(col)))
+        if not options:
+            continue
+        less, against, row, col = min(options)
+        if against <= config.recount_evidence:
+            counts[row, col] += sign * less
+            recounted[row, col] = True
+    return recounted
 
 
 def _check_too_many(on_points: dict[int, int], bar: _Bar, *, config: ReadConfig) -> Refusal | None:
@@ -982,11 +1055,13 @@ def check_frame(image: Image, calibration: Calibration) -> tuple[Image, Refusal 
     return rectified, refusal
 
 
-def read_board(image: Image, calibration: Calibration, *, since: Reading | None = None) -> Reading:
+def read_board(image: Image, calibration: Calibration, *, since: Reading | None = None, hold: bool = True) -> Reading:
     """Read a camera frame (h, w, 3) BGR uint8 with a board's calibration:
     refusals first (exposure, board moved, blur), then every point and the
     bar. ``since``: the reading of an earlier frame of the same camera, not
-    refused: only what changed since then can be a hand over the board."""
+    refused: only what changed since then can be a hand over the board.
+    ``hold``: see :func:`read_rectified` (a judge whose every outcome holds
+    each side's checkers asks for what the photo shows)."""
     geometry = calibration.geometry
     rectified, refusal = check_frame(image, calibration)
     if refusal is not None:
@@ -1007,6 +1082,7 @@ def read_board(image: Image, calibration: Calibration, *, since: Reading | None 
         patched=calibration.covered_at_start,
         since=since.features.thumbnail if since is not None and since.refusal is None and since.features else None,
         off=off,
+        hold=hold,
     )
     log.debug("read %s uncertain %s off %s", reading.counts.tolist(), reading.uncertain, reading.off)
     return reading

@@ -77,7 +77,7 @@ from vision.errors import CalibrationError
 from vision.features import SlotFeatures, measure
 from vision.geometry import BoardGeometry, Image, rectify
 from vision.layout import Layout
-from vision.read import ReadConfig, Reading, point_name, read_rectified, refused_reading
+from vision.read import ReadConfig, Reading, bearing_off, point_name, read_rectified, refused_reading
 from vision.refusal import Refusal, RefusalConfig, check_cup, check_frame_crossed, check_occlusion
 
 FloatArray = npt.NDArray[np.float32]
@@ -396,14 +396,13 @@ def _missing_some(reading: Reading, config: ReadConfig, *, full_bar_counts: bool
     Unless ``full_bar_counts``, a side's checkers on a bar that seemed to
     hold more of them than the points leave room for are not counted:
     shadows pass for checkers there, and the count is only that room."""
-    quarters = reading.counts.reshape(2, 2, 6)  # (row, half, point)
     for sign, on_bar, full in (
         (1, reading.bar_light, reading.bar_full[0]),
         (-1, reading.bar_dark, reading.bar_full[1]),
     ):
-        mine = np.where(quarters * sign > 0, quarters * sign, 0)
+        mine = np.maximum(reading.counts * sign, 0)
         counted = on_bar if full_bar_counts or not full else 0
-        if mine.sum() + counted < config.checkers and (on_bar or ((mine.sum(axis=2) > 0).sum() > 1)):
+        if mine.sum() + counted < config.checkers and not bearing_off(reading.counts, sign, on_bar):
             return True
     return False
 
