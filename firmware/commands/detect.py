@@ -11,7 +11,11 @@ from the photo itself, from how a board is built: its points alternate in
 two colours, checkers stand in lines from the edge. That reads less surely
 than a calibration; the points it is not sure of are named, and a photo
 whose reading cannot be a game's (more checkers of a colour than a side
-has) is refused.
+has) is refused. A side seen with a few more checkers than it has (B4),
+or, with a calibration, a few fewer where it cannot have borne any off
+(E1, or the tray counts them), is counted as it must stand: a point not
+read surely takes the difference (most often a pile, whose checkers hide
+each other) and stays among those named.
 
 Exit 0 read, 3 refused (a hand over the board, too dark, ...: the reason is
 printed), 2 bad input.

@@ -291,15 +291,17 @@ def _slot_prob(counts: np.ndarray, slots: int = 8) -> np.ndarray:
     return prob
 
 
-def test_a_point_read_unsurely_is_counted_long_where_a_side_seems_to_have_too_many() -> None:
+def test_a_point_read_unsurely_is_recounted_where_a_side_seems_to_have_more_or_fewer_checkers_than_it_has() -> None:
     """A side has 15 checkers (B4): on the points, on the bar and borne off.
     Where the points hold more of a colour than the bar and the tray leave,
-    the point of it not read surely that the photo speaks against least is
-    the one counted long: a pile counted unsurely, or a line whose slots
-    look barely more like checkers than empty, never one read surely."""
+    or fewer than a side that cannot have borne off has, the point of it
+    not read surely that the photo speaks against least holds the
+    difference: a pile counted unsurely, or a line whose slots look little
+    more like what they were read as than otherwise; never a point read
+    surely."""
     counts = np.zeros((2, 12), np.int64)
     counts[0, [6, 8, 11]] = -5, -3, -9  # dark: 17 on the points
-    counts[1, [6, 11]] = 5, 6  # light: 11 on the points
+    counts[1, [6, 11]] = 5, 6  # light: 11 on the points, all in their home board
     confidence = np.full((2, 12), 0.95, np.float32)
     confidence[0, 11] = confidence[1, 11] = 0.5
     piles = np.where(np.abs(counts) > 5, 0.3, 0.95).astype(np.float32)  # lines of five surely no piles
@@ -316,61 +318,82 @@ def test_a_point_read_unsurely_is_counted_long_where_a_side_seems_to_have_too_ma
         bar: _Bar = clear_bar,
         off: Off | None = None,
         calibrated: bool = True,
-    ) -> list[int]:
+    ) -> np.ndarray:
         seen = counts.copy()
         prob = _slot_prob(counts) if prob is None else prob
-        cut = _held(seen, confidence, prob, piles, bar, off, config=config, calibrated=calibrated)
-        assert (seen[cut] != counts[cut]).all() and (seen[~cut] == counts[~cut]).all()
+        changed = _held(seen, confidence, prob, piles, bar, off, config=config, calibrated=calibrated)
+        assert (seen[changed] != counts[changed]).all() and (seen[~changed] == counts[~changed]).all()
+        return seen
+
+    def points(seen: np.ndarray) -> list[int]:
         return [int(seen[0, 8]), int(seen[0, 11]), int(seen[1, 11])]
 
     # the pile of nine holds seven; the light checkers missing may be
-    # borne off, all in their home board: their pile is not counted longer
-    assert recounted() == [-3, -7, 6]
+    # borne off: their pile is not counted longer
+    assert points(recounted()) == [-3, -7, 6]
     # ... with three dark checkers surely in the tray, five: never below its line
-    assert recounted(off=Off(light=0, dark=3, light_sure=False, dark_sure=True)) == [-3, -5, 6]
-    assert recounted(off=Off(light=0, dark=3, light_sure=False, dark_sure=False)) == [-3, -7, 6]
+    assert points(recounted(off=Off(light=0, dark=3, light_sure=False, dark_sure=True))) == [-3, -5, 6]
+    assert points(recounted(off=Off(light=0, dark=3, light_sure=False, dark_sure=False))) == [-3, -7, 6]
     # ... and so where a checker lies on the bar, unlike the empty bar (a
     # shadow on it, checker-like but not unlike the bar, does not count)
     on_bar = replace(clear_bar, past={1: 0, 2: 1}, beyond={1: 0, 2: 1})
-    assert recounted(bar=on_bar) == [-3, -6, 6]
-    assert recounted(bar=replace(on_bar, beyond={1: 0, 2: 0})) == [-3, -7, 6]
-    # a pile counted surely is not recounted
-    assert recounted(piles=np.full_like(piles, config.confident)) == [-3, -9, 6]
+    assert points(recounted(bar=on_bar)) == [-3, -6, 6]
+    assert points(recounted(bar=replace(on_bar, beyond={1: 0, 2: 0}))) == [-3, -7, 6]
+    # a pile counted surely, or fairly surely (config.pile_known), is not recounted
+    assert points(recounted(piles=np.full_like(piles, config.pile_known))) == [-3, -9, 6]
     # a line read unsurely whose two outer slots look no more like checkers
-    # than empty is the one counted long, not a pile counted more surely
-    # than not...
+    # than empty is the one counted long, not the pile...
     phantom = confidence.copy()
     phantom[0, 8] = 0.5
     faint = _slot_prob(counts)
     faint[0, 8, 1:3] = (0.55, 0.0, 0.45)
-    likely = np.where(np.abs(counts) > 5, 0.6, 0.95).astype(np.float32)
-    assert recounted(confidence=phantom, prob=faint, piles=likely) == [-1, -9, 6]
-    # ... but the pile where its count is less sure than the line's slots
-    assert recounted(confidence=phantom, prob=faint) == [-3, -7, 6]
-    # ... and so where the line's slots look clearly like checkers; without a
-    # calibration's empty looks to weigh them, no pile is recounted either
-    # (the checker too many may be on the line)
-    assert recounted(confidence=phantom, piles=likely) == [-3, -7, 6]
-    assert recounted(confidence=phantom, prob=faint, piles=likely, calibrated=False) == [-3, -9, 6]
+    assert points(recounted(confidence=phantom, prob=faint)) == [-1, -9, 6]
+    # ... but the pile where they look likelier checkers than a pile counted
+    # unsurely is right (config.pile_miscount_odds), and surely where they
+    # look clearly so
+    likelier = _slot_prob(counts)
+    likelier[0, 8, 1:3] = (0.2, 0.0, 0.8)
+    assert 2 * np.log(0.8 / 0.2) > config.pile_miscount_odds
+    assert points(recounted(confidence=phantom, prob=likelier)) == [-3, -7, 6]
+    assert points(recounted(confidence=phantom)) == [-3, -7, 6]
+    # ... and without a calibration's empty looks to weigh the line by, no
+    # pile is recounted either (the checker too many may be on the line)
+    assert points(recounted(confidence=phantom, prob=faint, calibrated=False)) == [-3, -9, 6]
     # a side short of checkers that cannot have borne off (E1: some outside
     # its home board, on the bar, or the tray counted surely) keeps the rest
-    # hidden in its pile counted least surely (with a calibration only)
+    # hidden in its pile counted unsurely (with a calibration only)...
     light = counts.copy()
     light[1, 0] = 1  # a light checker far from home
-    assert recounted(counts=light) == [-3, -7, 9]
-    assert recounted(counts=light, calibrated=False) == [-3, -7, 6]
-    assert recounted(bar=replace(clear_bar, light=1)) == [-3, -7, 9]
-    assert recounted(off=Off(light=1, dark=0, light_sure=True, dark_sure=True)) == [-3, -7, 9]
-    assert recounted(off=Off(light=1, dark=0, light_sure=False, dark_sure=True)) == [-3, -7, 6]
+    assert points(recounted(counts=light)) == [-3, -7, 9]
+    assert points(recounted(counts=light, calibrated=False)) == [-3, -7, 6]
+    assert points(recounted(bar=replace(clear_bar, light=1))) == [-3, -7, 9]
+    assert points(recounted(off=Off(light=1, dark=0, light_sure=True, dark_sure=True))) == [-3, -7, 9]
+    assert points(recounted(off=Off(light=1, dark=0, light_sure=False, dark_sure=True))) == [-3, -7, 6]
     surely = piles.copy()
     surely[1, 11] = config.confident
-    assert recounted(counts=light, piles=surely) == [-3, -7, 6]
+    assert points(recounted(counts=light, piles=surely)) == [-3, -7, 6]
+    # ... no more than a layer's worth (more are borne off, with a hit after)
+    counted = Off(light=0, dark=0, light_sure=True, dark_sure=False)
+    assert points(recounted(off=counted)) == [-3, -7, 10]
+    fewer = counts.copy()
+    fewer[1, 6] = 4
+    assert points(recounted(counts=fewer, off=counted)) == [-3, -7, 6]
+    # ... or in a point read unsurely whose next slot looks about as much a
+    # checker as empty (a lone checker missed on a point of its colour)
+    missed = confidence.copy()
+    missed[1, 3] = 0.5
+    lone = _slot_prob(light)
+    lone[1, 3, 0] = (0.55, 0.45, 0.0)
+    seen = recounted(counts=light, confidence=missed, prob=lone, bar=replace(clear_bar, light=2))
+    assert int(seen[1, 3]) == 1 and int(seen[1, 11]) == 6
     # of two piles counted unsurely, the less surely counted one
     two = counts.copy()
-    two[0, 6] = -6
-    dark_piles = np.where(np.abs(two) > 5, 0.3, 0.95).astype(np.float32)
-    dark_piles[0, 6] = 0.6
-    assert recounted(counts=two, piles=dark_piles)[1] == -6
+    two[0, 6], two[0, 11] = -7, -7  # dark: 17 on the points
+    for less, more in (((0, 6), (0, 11)), ((0, 11), (0, 6))):
+        dark_piles = np.where(np.abs(two) > 5, 0.3, 0.95).astype(np.float32)
+        dark_piles[less] = 0.2
+        seen = recounted(counts=two, piles=dark_piles)
+        assert (int(seen[less]), int(seen[more])) == (-5, -7)
 
 
 def test_piles_laid_on_the_line_are_counted() -> None:
