@@ -111,6 +111,9 @@ class ReadConfig:
     #: seven such is miscounted, next to none counted more surely:
     #: ``bench/vision.py``, seed 5)...
     pile_miscount_odds: float = 1.8
+    #: ... and by this much less than against any other point that could
+    #: hold the difference (the one chosen about three times as likely)...
+    recount_margin: float = 1.0
     #: ... and, without a calibration's empty looks to weigh a line's slots
     #: by, only a pile is cut, and not where a point of that colour that is
     #: no pile is read less surely than this: the checker too many may be
@@ -901,13 +904,17 @@ def _held(
     surely than ``config.pile_known``, no shorter than its line; where
     ``calibrated``, a line too, no longer than ``LINE``), the one the photo
     speaks against least, if by no more than ``config.recount_evidence``
-    log-odds: a pile by ``config.pile_miscount_odds`` (the less surely
-    counted first), a line by how much likelier each slot it gains or
-    loses is as read than otherwise (``prob`` (2, 12, S, 3)). Where none
+    log-odds and by ``config.recount_margin`` less than against any other:
+    a pile by ``config.pile_miscount_odds``, a line by how much likelier
+    each slot it gains or loses is as read than otherwise (``prob`` (2, 12,
+    S, 3)). (Of many empty points, one is likely to look a little like a
+    checker; two piles counted unsurely are as likely wrong.) Where none
     can, the one that holds most of it, on the same terms. Without a
-    calibration's empty looks (a line's slots tell little there), no pile
-    is cut where a line of that colour is read less surely than
-    ``config.recount_doubt``: the checker too many may be there.
+    calibration's empty looks (a line's slots tell little there), only a
+    pile is cut, and not where a line of that colour is read less surely
+    than ``config.recount_doubt``: the checker too many may be there
+    (:mod:`vision.uncalibrated` balances the side by the layout it
+    learned).
 
     A point recounted keeps its confidence (below ``config.confident``)."""
     recounted = np.zeros((2, 12), np.bool_)
@@ -917,8 +924,7 @@ def _held(
         mine = counts * sign
         on_bar = (bar.light if colour == LIGHT else bar.dark) + bar.beyond[colour]
         excess = int(mine[mine > 0].sum()) + on_bar + borne_off[colour] - config.checkers
-        unsure = confidence < config.confident
-        lines = (mine >= 0) & (mine <= LINE) & unsure & calibrated
+        lines = (mine >= 0) & (mine <= LINE) & (confidence < config.confident) & calibrated
         if excess > 0:
             if not calibrated and ((mine > 0) & (mine <= LINE) & (confidence < config.recount_doubt)).any():
                 continue
@@ -937,17 +943,19 @@ def _held(
         for row, col in np.argwhere(piles | lines):
             held = int(mine[row, col])
             if piles[row, col]:
-                change = min(abs(excess), held - LINE) if excess > 0 else -excess
-                options.append((-change, config.pile_miscount_odds, float(pile_confidence[row, col]), row, col))
+                change = min(excess, held - LINE) if excess > 0 else -excess
+                options.append((-change, config.pile_miscount_odds, row, col))
                 continue
             change = min(excess, held) if excess > 0 else min(-excess, LINE - held)
             slots = odds[row, col, held - change : held] if excess > 0 else odds[row, col, held : held + change]
             against = -gain * float((slots[:, colour] - slots[:, EMPTY]).sum())
-            options.append((-change, against, 0.0, row, col))
+            options.append((-change, against, row, col))
         if not options:
             continue
-        most, against, _, row, col = min(options)
-        if against <= config.recount_evidence:
+        options.sort()
+        most, against, row, col = options[0]
+        rival = next((other for change, other, *_ in options[1:] if change == most), np.inf)
+        if against <= config.recount_evidence and rival - against >= config.recount_margin:
             counts[row, col] += sign * gain * -most
             recounted[row, col] = True
     return recounted

@@ -352,9 +352,14 @@ def test_a_point_read_unsurely_is_recounted_where_a_side_seems_to_have_more_or_f
     # unsurely is right (config.pile_miscount_odds), and surely where they
     # look clearly so
     likelier = _slot_prob(counts)
-    likelier[0, 8, 1:3] = (0.2, 0.0, 0.8)
-    assert 2 * np.log(0.8 / 0.2) > config.pile_miscount_odds
+    likelier[0, 8, 1:3] = (0.15, 0.0, 0.85)
+    assert 2 * np.log(0.85 / 0.15) > config.pile_miscount_odds + config.recount_margin
     assert points(recounted(confidence=phantom, prob=likelier)) == [-3, -7, 6]
+    # ... and neither where the two are about as likely wrong
+    about = _slot_prob(counts)
+    about[0, 8, 1:3] = (0.3, 0.0, 0.7)
+    assert abs(2 * np.log(0.7 / 0.3) - config.pile_miscount_odds) < config.recount_margin
+    assert points(recounted(confidence=phantom, prob=about)) == [-3, -9, 6]
     assert points(recounted(confidence=phantom)) == [-3, -7, 6]
     # ... and without a calibration's empty looks to weigh the line by, no
     # pile is recounted either (the checker too many may be on the line)
@@ -386,14 +391,16 @@ def test_a_point_read_unsurely_is_recounted_where_a_side_seems_to_have_more_or_f
     lone[1, 3, 0] = (0.55, 0.45, 0.0)
     seen = recounted(counts=light, confidence=missed, prob=lone, bar=replace(clear_bar, light=2))
     assert int(seen[1, 3]) == 1 and int(seen[1, 11]) == 6
-    # of two piles counted unsurely, the less surely counted one
+    # of two piles counted unsurely that could each hold the difference, neither
     two = counts.copy()
     two[0, 6], two[0, 11] = -7, -7  # dark: 17 on the points
-    for less, more in (((0, 6), (0, 11)), ((0, 11), (0, 6))):
-        dark_piles = np.where(np.abs(two) > 5, 0.3, 0.95).astype(np.float32)
-        dark_piles[less] = 0.2
-        seen = recounted(counts=two, piles=dark_piles)
-        assert (int(seen[less]), int(seen[more])) == (-5, -7)
+    unsure_piles = np.where(np.abs(two) > 5, 0.3, 0.95).astype(np.float32)
+    for calibrated in (True, False):
+        assert (recounted(counts=two, piles=unsure_piles, calibrated=calibrated) == two).all()
+    # ... but the one that can, where the other cannot
+    two[0, 6], two[0, 11] = -6, -8  # dark: 17, the pile of six cannot give up two
+    seen = recounted(counts=two, piles=unsure_piles)
+    assert (int(seen[0, 6]), int(seen[0, 11])) == (-6, -6)
 
 
 def test_piles_laid_on_the_line_are_counted() -> None:
