@@ -21,7 +21,7 @@ from tests.vision.vision_boards import (
     without_junction_check,
 )
 from vision.calibration import Calibration, calibrate
-from vision.colours import DARK, EMPTY, LIGHT, template_distance
+from vision.colours import DARK, EMPTY, LIGHT, LINE, template_distance
 from vision.features import PATCH, measure
 from vision.geometry import BoardGeometry, rectify, slot_centres, to_image
 from vision.layout import Layout
@@ -286,8 +286,8 @@ def _slot_prob(counts: np.ndarray, slots: int = 8) -> np.ndarray:
     prob[..., EMPTY] = 1.0
     for (row, col), n in np.ndenumerate(counts):
         colour = LIGHT if n > 0 else DARK
-        prob[row, col, : min(abs(n), 5)] = 0.0
-        prob[row, col, : min(abs(n), 5), colour] = 1.0
+        prob[row, col, : min(abs(n), LINE)] = 0.0
+        prob[row, col, : min(abs(n), LINE), colour] = 1.0
     return prob
 
 
@@ -355,12 +355,12 @@ def test_a_point_read_unsurely_is_recounted_where_a_side_seems_to_have_more_or_f
     likelier[0, 8, 1:3] = (0.15, 0.0, 0.85)
     assert 2 * np.log(0.85 / 0.15) > config.pile_miscount_odds + config.recount_margin
     assert points(recounted(confidence=phantom, prob=likelier)) == [-3, -7, 6]
+    assert points(recounted(confidence=phantom)) == [-3, -7, 6]
     # ... and neither where the two are about as likely wrong
     about = _slot_prob(counts)
     about[0, 8, 1:3] = (0.3, 0.0, 0.7)
     assert abs(2 * np.log(0.7 / 0.3) - config.pile_miscount_odds) < config.recount_margin
     assert points(recounted(confidence=phantom, prob=about)) == [-3, -9, 6]
-    assert points(recounted(confidence=phantom)) == [-3, -7, 6]
     # ... and without a calibration's empty looks to weigh the line by, no
     # pile is recounted either (the checker too many may be on the line)
     assert points(recounted(confidence=phantom, prob=faint, calibrated=False)) == [-3, -9, 6]
@@ -1030,8 +1030,8 @@ def test_a_pile_counted_surely_is_not_taken_for_something_covering_the_board() -
 def test_a_side_read_with_more_checkers_than_it_has_is_read_as_it_stands(board: int, layout: Layout) -> None:
     """B4: a reading with more checkers of a side than it has is wrong
     somewhere; the point read unsurely that the photo speaks against least
-    holds fewer, and the bar gets the room that leaves. Both boards were
-    read wrong on every one of these photos but one before."""
+    holds fewer, and the bar gets the room that leaves. Each of these
+    photos was read wrong before."""
     look, start, _ = bench_board(1, board)
     calibration = calibrate(start.image, start.corners)
     for seed in (1, 4):
