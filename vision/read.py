@@ -828,7 +828,7 @@ def read_rectified(
         loose |= unsure
     confidence = np.where(loose, np.minimum(confidence, config.loose_confidence), confidence).astype(np.float32)
     if hold and _held(counts, confidence, prob, pile_confidence, bar, off, config=config, calibrated=calibrated).any():
-        # the points may leave the bar more room
+        # what the points leave the bar has changed
         bar = _read_bar(features, model, _room(_per_colour(counts), borne_off, config=config), config=config)
     uncertain = [point_name(r, c) for r in range(2) for c in range(12) if confidence[r, c] < config.confident]
     if bar.confidence < config.confident:
