@@ -207,3 +207,29 @@ def test_loop_failsafe_then_new_game_hold_rebuilds_from_the_journal(tmp_path: Pa
     assert loop.state.mode == ref.Mode.MOVING and loop.state.timed.state == match
     assert loop.now_ns() >= before_ns and not loop.state.timed.clock.paused
     loop.close()
+
+
+def test_loop_reads_a_move_being_checked_as_the_photo_shows_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """While a move is checked the judge weighs outcomes that each hold every
+    side's checkers (B4): the frame and the one before the move are read as
+    the photo shows them (``hold=False``), not counted to fifteen a side as
+    the set-up check reads the board."""
+    from dataclasses import replace
+
+    import vision.read
+
+    calls: list[dict[str, Any]] = []
+
+    def read_board(image: Any, calibration: Any, **kwargs: Any) -> None:
+        calls.append(kwargs)
+
+    monkeypatch.setattr(vision.read, "read_board", read_board)
+    loop = make_loop(tmp_path, calibration=NOT_READ)
+    loop._read(_image(1))
+    assert calls == [{}]
+    calls.clear()
+    loop.state = replace(loop.state, mode=ref.Mode.CHECKING)
+    loop._check = SimpleNamespace()  # type: ignore[assignment]
+    loop._before_image = _image(2)
+    loop._read(_image(3))
+    assert [call.get("hold") for call in calls] == [False, False]  # the frame before, then this one
