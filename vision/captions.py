@@ -30,6 +30,11 @@ MAX_HEIGHT = 0.2
 EDGE = 16
 #: Captions are looked for in the picture shrunk by this factor (speed).
 SCALE = 0.5
+#: An edge of a caption may run on past the caption's end, where another
+#: edge lines up with it (the top of a board's frame just under a caption
+#: along the picture's top): the caption's side is looked for this far in
+#: from the edge's end (px of the shrunk picture).
+SIDE_REACH = 12
 
 Box = tuple[int, int, int, int]
 
@@ -69,13 +74,25 @@ def _side(image: Image, x: int, y0: int, y1: int) -> bool:
     return bool(np.mean(np.abs(a - b).max(axis=1) >= EDGE) >= 0.8)
 
 
+def _side_from(image: Image, x: int, y0: int, y1: int, inward: int) -> int | None:
+    """The column of a caption's side (:func:`_side`) between rows ``y0`` and
+    ``y1`` nearest an edge's end ``x``, at most :data:`SIDE_REACH` from it
+    in the direction ``inward`` (+1 from a left end, -1 from a right end);
+    None if there is none."""
+    for column in range(x, x + inward * (SIDE_REACH + 1), inward):
+        if _side(image, column, y0, y1):
+            return column
+    return None
+
+
 def caption_boxes(image: Image) -> list[Box]:
     """The captions (x0, y0, x1, y1), ends included, laid over a camera
     frame (H, W, 3) BGR uint8: a box with a side at each end between two
     straight rows of the picture, less than :data:`MAX_HEIGHT` apart and
     alongside each other over :data:`MIN_WIDTH` of the width or more (what
     lies under a translucent caption may break its edge here and there),
-    or between one and the picture's top or bottom border.
+    or between one and the picture's top or bottom border; each side
+    within :data:`SIDE_REACH` of where the rows end.
 
     A board seen straight on, its edges square to the picture, shows such a
     box on a side of its frame too: between the frame's outer edge and the
@@ -93,8 +110,9 @@ def caption_boxes(image: Image) -> list[Box]:
         spans += [(y, x0, x1)] if y <= tall else []
         for yy, a, b in spans:
             top, bottom = (0, y) if yy == y else (y, yy)
-            left, right = min(a, x0), max(b, x1)
-            if _side(small, left, top, bottom) and _side(small, right, top, bottom):
+            left = _side_from(small, min(a, x0), top, bottom, 1)
+            right = _side_from(small, max(b, x1), top, bottom, -1)
+            if left is not None and right is not None and right > left:
                 boxes.append((round(left / SCALE), round(top / SCALE), round(right / SCALE), round(bottom / SCALE)))
     return boxes
 

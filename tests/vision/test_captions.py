@@ -41,6 +41,21 @@ def test_a_caption_laid_over_the_picture_is_found(seed: int) -> None:
     assert caption_boxes(plain.image) == []
 
 
+def test_a_caption_whose_edge_runs_on_along_the_frame_is_found_to_its_ends() -> None:
+    """A caption along the picture's top whose lower edge lines up with the
+    top of a board's frame, which begins a little before the caption does:
+    the edge runs on past the caption's left end, and its side is found
+    where the caption ends (bench/vision.py seed 1 photo 616, refused as an
+    arm over the frame before)."""
+    picture = np.full((720, 1280, 3), 95, np.uint8)
+    cv2.rectangle(picture, (230, 60), (1000, 640), (40, 80, 160), -1)  # the frame, its top at row 60
+    cv2.rectangle(picture, (245, 0), (1075, 59), (120, 60, 40), -1)  # the caption, down to row 59
+    cv2.putText(picture, "SMITH  3  to 11  GARCIA  5", (265, 42), cv2.FONT_HERSHEY_SIMPLEX, 1.1, (235, 235, 235), 2)
+    boxes = caption_boxes(picture)
+    # (found in the picture shrunk by half, each side within a column or two)
+    assert any(abs(x0 - 245) <= 6 and y0 == 0 and abs(x1 - 1075) <= 6 and abs(y1 - 60) <= 4 for x0, y0, x1, y1 in boxes)
+
+
 @pytest.mark.parametrize("style", sorted(STYLES))
 def test_the_frame_of_a_board_square_to_the_picture_runs_along_its_playing_area(style: str) -> None:
     """Seen straight from above, a side of the frame may look like a caption,
