@@ -32,12 +32,15 @@ every empty look borrowed from another point so that no slot confirms
 itself, which reads the piles, the bar and how sure each point is.
 
 A reading that holds more checkers of a colour than a side has (B4) has
-something on the board, or counted a pile long: it is refused where
-something crosses the board's frame (an arm reaching in,
-:func:`vision.refusal.check_frame_crossed`) or where its piles cannot
-account for the excess. Where the reading is short of checkers a side
-cannot have borne off (B4, E1; most often a lone checker at the edge of
-a point of its own colour), or over by its piles, the layout that
+something on the board, or counted a pile long, or read a point or two
+wrong: it is refused where something crosses the board's frame (an arm
+reaching in, :func:`vision.refusal.check_frame_crossed`) or where its
+piles leave more of the excess than misread points explain
+(``ReadConfig.extra_checkers``, as with a calibration), and where the
+layout that holds the checkers (below) still reads too many. Where the
+reading is short of checkers a side cannot have borne off (B4, E1; most
+often a lone checker at the edge of a point of its own colour), or over
+them by its piles or a point or two, the layout that
 explains the photo best of those that hold them (a dynamic programme
 over every point's colours and counts, :func:`_balanced`) teaches the
 reader again, and points that still hold more than it lets them are cut
@@ -334,9 +337,9 @@ def _balanced(learned: Learned, reading: Reading, checkers: int) -> Counts | Non
     (B4): with the bar and the piles past a full line as ``reading`` counts
     them, each side has ``checkers``, or fewer only where it may have borne
     the rest off (none on the bar, all in one quarter of the board: E1). A
-    side ``reading`` sees more of may have its piles counted long: its
-    full lines then hold at least a line each, and the rest of its
-    checkers between them. None if no layout does."""
+    side ``reading`` sees more of may have its piles counted long, or a
+    point or two misread: its full lines then hold at least a line each,
+    and the rest of its checkers between them. None if no layout does."""
     bar = np.array([reading.bar_light, reading.bar_dark])
     room = checkers - bar
     sides = np.array(_sides(reading))
@@ -541,24 +544,31 @@ def read_with_corners(image: Image, geometry: BoardGeometry, *, config: ReadConf
     if not positive_light:
         learned = replace(learned, counts=-learned.counts, options=-learned.options)
     sides = _sides(reading)
+    misread = False
     if max(sides) > config.checkers:
-        # more checkers than a side has (B4): something lies on the board, unless its piles were counted long
+        # more checkers than a side has (B4): something lies on the board, unless its piles were counted
+        # long or a point or two misread (the layout that holds them is tried below)
         refusal = check_frame_crossed(image, geometry, config=RefusalConfig())
         beyond = np.array(sides) - config.checkers - _piled(reading.counts)
-        if refusal is None and beyond.max() > 0:
+        if refusal is None and beyond.max() > config.extra_checkers:
             refusal = _too_many(sides, config)
         if refusal is not None:
             return refused_reading(refusal, geometry, rectified)
+        misread = bool(beyond.max() > 0)
     reading, model, found = _rebalanced(rectified, geometry, features, learned, reading, model, config)
     if max(_sides(reading)) > config.checkers:
         return refused_reading(_too_many(_sides(reading), config), geometry, rectified)
+    missing = _missing_some(reading, config, full_bar_counts=False)
+    if misread and missing:
+        # too many checkers, and, held to a side's, too few save on a bar that seemed to hold too many:
+        # no misread point does both, something over the board does
+        return refused_reading(_too_many(sides, config), geometry, rectified)
     if min(_sides(reading)) < config.checkers:
         # a side short of checkers has borne them off, or something hides them
         refusal = check_frame_crossed(image, geometry, config=RefusalConfig())
         if refusal is not None:
             return refused_reading(refusal, geometry, rectified)
     seen = np.minimum(np.abs(reading.counts), LINE) * np.sign(reading.counts)
-    missing = _missing_some(reading, config, full_bar_counts=False)
     doubt = (seen != found) | (learned.margin(found) < MARGIN) | missing
     # checkers about equally bright (red and blue) are named light and dark
     # by a calibration (which side's home is where); a photo alone names

@@ -9,7 +9,15 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from tests.vision.vision_boards import EMPTY, Board, game_position, light_layout, plain_board, random_board
+from tests.vision.vision_boards import (
+    EMPTY,
+    Board,
+    game_position,
+    light_layout,
+    plain_board,
+    random_board,
+    uncalibrated_bench_photo,
+)
 from vision.colours import LINE, point_kind
 from vision.features import CHANNELS, PATCH, SlotFeatures, line_pitch
 from vision.geometry import rectify
@@ -91,6 +99,45 @@ def test_more_checkers_of_a_colour_than_a_side_has_are_refused() -> None:
     reading = read_with_corners(shot.image, geometry_from_corners(shot.image, shot.corners))
     assert reading.refusal is not None and reading.refusal.reason == "hand_over_board"
     assert "17 light checkers" in reading.refusal.message and "B4" in reading.refusal.message
+
+
+@pytest.mark.parametrize(
+    ("photo", "layout"),
+    [
+        # felt green: light seemed to have 17, bottom 5 and 9 each read as a lone light checker
+        (57, Layout(top=(0, 0, 0, 0, 0, -1, -2, -2, -2, 0, -5, 1), bottom=(-1, 1, 1, 0, 0, 0, -2, 0, 0, 6, 2, 4))),
+        # gold checkers on gold points: dark seemed to have 16, a lone one read on top 3
+        (186, Layout(top=(0, 0, 0, -1, -1, 0, -4, -2, 1, -1, -2, 1), bottom=(-3, 2, 1, 2, 2, 0, 4, 1, 1, -1, 0, 0))),
+        # felt green: light seemed to have 16, a lone one read on top 6
+        (201, Layout(top=(2, 0, 1, 0, -1, 0, -4, -1, 0, -3, 1, -2), bottom=(-1, 0, 0, 0, 2, 1, 2, 1, -1, 3, 2, -2))),
+    ],
+)
+def test_a_side_seen_over_by_a_misread_point_is_read_as_the_layout_that_holds_it_b4(
+    photo: int, layout: Layout
+) -> None:
+    """B4: a reading of a board never calibrated with a checker or two more
+    of a side than it has, past what its piles explain, misread a point,
+    as a reading with a calibration may (``ReadConfig.extra_checkers``):
+    here the layout learned holds them, and the points read with more are
+    cut to it, not refused as something over the board
+    (bench/uncalibrated.py seed 1: each of these photos was refused
+    before)."""
+    shot = uncalibrated_bench_photo(1, photo, layout)
+    reading = read_with_corners(shot.image, geometry_from_corners(shot.image, shot.corners))
+    assert reading.refusal is None, reading.refusal
+    assert reading.layout() == layout
+
+
+def test_a_caption_along_the_frame_of_a_board_never_calibrated_is_no_arm_reaching_in() -> None:
+    """A broadcast's caption whose edge runs on along the board's frame
+    (bench/uncalibrated.py seed 1 photo 173, refused as an arm before)."""
+    layout = Layout(
+        top=(4, 0, 0, 0, 0, 0, -2, 1, -1, 1, -2, -1), bottom=(-3, 0, 0, 0, 0, 0, 2, 1, 3, 2, 1, -3), bar_dark=3
+    )
+    shot = uncalibrated_bench_photo(1, 173, layout)
+    reading = read_with_corners(shot.image, geometry_from_corners(shot.image, shot.corners))
+    assert reading.refusal is None, reading.refusal
+    assert reading.layout() == layout
 
 
 @pytest.mark.parametrize("occlusion", ["hand", "arm", "cup"])

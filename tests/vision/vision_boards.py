@@ -87,6 +87,20 @@ def bench_board(seed: int, board: int) -> tuple[dict[str, Any], Rendered, np.nda
     return look, start, empty
 
 
+def uncalibrated_bench_photo(seed: int, photo: int, layout: Layout) -> Rendered:
+    """Photo ``photo`` of ``bench/uncalibrated.py``'s set ``seed``, drawn as
+    the bench draws it (each photo a new board), showing ``layout``, the
+    position the bench played to there."""
+    rng = np.random.default_rng([seed, photo])
+    look: dict[str, Any] = {
+        "style": random_style(rng),
+        "camera": CameraPose.random(rng),
+        "lighting": Lighting.random(rng),
+        "effects": Effects.random(rng),
+    }
+    return render(layout, rng=rng, board_seed=int(rng.integers(1 << 30)), **look)
+
+
 @lru_cache(maxsize=16)
 def calibrated(board: Board, *, tray: bool = False) -> Calibration:
     """``board`` calibrated on the starting position, with its bear-off tray if ``tray``."""
