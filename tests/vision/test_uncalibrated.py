@@ -112,9 +112,7 @@ def test_more_checkers_of_a_colour_than_a_side_has_are_refused() -> None:
         (201, Layout(top=(2, 0, 1, 0, -1, 0, -4, -1, 0, -3, 1, -2), bottom=(-1, 0, 0, 0, 2, 1, 2, 1, -1, 3, 2, -2))),
     ],
 )
-def test_a_side_seen_over_by_a_misread_point_is_read_as_the_layout_that_holds_it_b4(
-    photo: int, layout: Layout
-) -> None:
+def test_a_side_seen_over_by_a_misread_point_is_read_as_the_layout_that_holds_it_b4(photo: int, layout: Layout) -> None:
     """B4: a reading of a board never calibrated with a checker or two more
     of a side than it has, past what its piles explain, misread a point,
     as a reading with a calibration may (``ReadConfig.extra_checkers``):
