@@ -68,6 +68,18 @@ START = layout_from_position(Position.start())
 EMPTY = Layout(top=(0,) * 12, bottom=(0,) * 12)
 
 
+def _bench_look(rng: np.random.Generator) -> dict[str, Any]:
+    """A look drawn as the benches draw one: style, camera, light, effects
+    and the board's seed, as keyword arguments of :func:`render`."""
+    return {
+        "style": random_style(rng),
+        "camera": CameraPose.random(rng),
+        "lighting": Lighting.random(rng),
+        "effects": Effects.random(rng),
+        "board_seed": int(rng.integers(1 << 30)),
+    }
+
+
 def bench_board(seed: int, board: int) -> tuple[dict[str, Any], Rendered, np.ndarray]:
     """Board ``board`` of ``bench/vision.py``'s photo set ``seed``, drawn as
     the bench draws it: its look (style, camera, light, effects, board
@@ -75,13 +87,7 @@ def bench_board(seed: int, board: int) -> tuple[dict[str, Any], Rendered, np.nda
     and empty board rendered as the bench renders them (a bench photo read
     wrong can then be shot again)."""
     rng = np.random.default_rng([seed, board])
-    look: dict[str, Any] = {
-        "style": random_style(rng),
-        "camera": CameraPose.random(rng),
-        "lighting": Lighting.random(rng),
-        "effects": Effects.random(rng),
-        "board_seed": int(rng.integers(1 << 30)),
-    }
+    look = _bench_look(rng)
     start = render(START, rng=rng, **look)
     empty = render(EMPTY, rng=np.random.default_rng(look["board_seed"]), **look).image
     return look, start, empty
@@ -92,13 +98,7 @@ def uncalibrated_bench_photo(seed: int, photo: int, layout: Layout) -> Rendered:
     the bench draws it (each photo a new board), showing ``layout``, the
     position the bench played to there."""
     rng = np.random.default_rng([seed, photo])
-    look: dict[str, Any] = {
-        "style": random_style(rng),
-        "camera": CameraPose.random(rng),
-        "lighting": Lighting.random(rng),
-        "effects": Effects.random(rng),
-    }
-    return render(layout, rng=rng, board_seed=int(rng.integers(1 << 30)), **look)
+    return render(layout, rng=rng, **_bench_look(rng))
 
 
 @lru_cache(maxsize=16)
