@@ -36,8 +36,10 @@ something on the board, or counted a pile long, or read a point or two
 wrong: it is refused where something crosses the board's frame (an arm
 reaching in, :func:`vision.refusal.check_frame_crossed`) or where its
 piles leave more of the excess than misread points explain
-(``ReadConfig.extra_checkers``, as with a calibration), and where the
-layout that holds the checkers (below) still reads too many. Where the
+(``ReadConfig.extra_checkers``, as with a calibration) or the bar too
+seems to hold more of that side than the points leave room for (a hand
+over the bar and the points beside it), and where the layout that holds
+the checkers (below) still reads too many. Where the
 reading is short of checkers a side cannot have borne off (B4, E1; most
 often a lone checker at the edge of a point of its own colour), or over
 them by its piles or a point or two, the layout that
@@ -550,7 +552,9 @@ def read_with_corners(image: Image, geometry: BoardGeometry, *, config: ReadConf
         # long or a point or two misread (the layout that holds them is tried below)
         refusal = check_frame_crossed(image, geometry, config=RefusalConfig())
         beyond = np.array(sides) - config.checkers - _piled(reading.counts)
-        if refusal is None and beyond.max() > config.extra_checkers:
+        # past a misread point or two; or over on the points with a bar fuller than the room they leave that
+        # side as well, which a hand over the bar and the points beside it is, and no misread point
+        if refusal is None and (beyond.max() > config.extra_checkers or ((beyond > 0) & reading.bar_full).any()):
             refusal = _too_many(sides, config)
         if refusal is not None:
             return refused_reading(refusal, geometry, rectified)
