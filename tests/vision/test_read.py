@@ -395,8 +395,8 @@ def test_a_point_read_unsurely_is_recounted_where_a_side_seems_to_have_more_or_f
     two = counts.copy()
     two[0, 6], two[0, 11] = -7, -7  # dark: 17 on the points
     unsure_piles = np.where(np.abs(two) > 5, 0.3, 0.95).astype(np.float32)
-    for calibrated in (True, False):
-        assert (recounted(counts=two, piles=unsure_piles, calibrated=calibrated) == two).all()
+    for with_empty_looks in (True, False):
+        assert (recounted(counts=two, piles=unsure_piles, calibrated=with_empty_looks) == two).all()
     # ... but the one that can, where the other cannot
     two[0, 6], two[0, 11] = -6, -8  # dark: 17, the pile of six cannot give up two
     seen = recounted(counts=two, piles=unsure_piles)

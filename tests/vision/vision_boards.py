@@ -93,12 +93,15 @@ def bench_board(seed: int, board: int) -> tuple[dict[str, Any], Rendered, np.nda
     return look, start, empty
 
 
-def uncalibrated_bench_photo(seed: int, photo: int, layout: Layout) -> Rendered:
+def uncalibrated_bench_photo(seed: int, photo: int, layout: Layout, *, occlusion: str | None = None) -> Rendered:
     """Photo ``photo`` of ``bench/uncalibrated.py``'s set ``seed``, drawn as
     the bench draws it (each photo a new board), showing ``layout``, the
-    position the bench played to there."""
+    position the bench played to there; with ``occlusion``, the bench's
+    photo of the same board with that over it, drawn after the clean one."""
     rng = np.random.default_rng([seed, photo])
-    return render(layout, rng=rng, **_bench_look(rng))
+    look = _bench_look(rng)
+    shot = render(layout, rng=rng, **look)
+    return shot if occlusion is None else render(layout, rng=rng, occlusion=occlusion, **look)
 
 
 @lru_cache(maxsize=16)
