@@ -23,6 +23,7 @@ import numpy.typing as npt
 from vision.colours import DISC, LIGHT, LINE, ColourModel
 from vision.errors import CalibrationError
 from vision.features import PATCH, SlotFeatures
+from vision.smoothing import gaussian_blur
 
 FloatArray = npt.NDArray[np.float32]
 BoolArray = npt.NDArray[np.bool_]
@@ -219,13 +220,6 @@ def _nudged(frame: FloatArray, corners: npt.NDArray[np.intp], templates: FloatAr
     return moved
 
 
-def _local_mean(values: FloatArray, weights: FloatArray, sigma: float) -> FloatArray:
-    """Gaussian mean of ``values`` (h, w) counting only where ``weights`` (h, w) > 0."""
-    num = cv2.GaussianBlur(values * weights, (0, 0), sigma)
-    den = cv2.GaussianBlur(weights, (0, 0), sigma)
-    return np.asarray(num / np.maximum(den, 1e-3), np.float32)
-
-
 def departure(
     frame: FloatArray, expected: FloatArray, care: BoolArray, *, light_sigma: float = 2.0 * PATCH
 ) -> FloatArray:
@@ -237,9 +231,12 @@ def departure(
     weights = (care & (frame[..., 0] > 5)).astype(np.float32)
     if not weights.any():
         return np.zeros(care.shape, np.float32)
-    gain = _local_mean(expected[..., 0], weights, light_sigma) / np.maximum(
-        _local_mean(frame[..., 0], weights, light_sigma), 1.0
+    # the Gaussian means of the two lightnesses, counting only the care area
+    expected_sum, frame_sum, weight = gaussian_blur(
+        np.stack([expected[..., 0] * weights, frame[..., 0] * weights, weights]), light_sigma
     )
+    weight = np.maximum(weight, 1e-3)
+    gain = (expected_sum / weight) / np.maximum(frame_sum / weight, 1.0)
     gain = np.clip(gain, 0.5, 2.0)
     diff = frame - expected
     diff[..., 0] = frame[..., 0] * gain - expected[..., 0]

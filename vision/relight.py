@@ -22,9 +22,10 @@ the empty board (:mod:`vision.occlusion`).
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 import numpy.typing as npt
+
+from vision.smoothing import gaussian_blur
 
 FloatArray = npt.NDArray[np.float32]
 
@@ -52,8 +53,7 @@ def _factor(frame: FloatArray, empty: FloatArray) -> FloatArray:
 
 def _smooth(values: FloatArray, weights: FloatArray, sigma: float) -> tuple[FloatArray, FloatArray]:
     """The ``weights``-weighted Gaussian mean of ``values`` and the weights' own mean."""
-    w = cv2.GaussianBlur(weights, (0, 0), sigma)
-    v = cv2.GaussianBlur(values * weights, (0, 0), sigma)
+    v, w = gaussian_blur(np.stack([values * weights, weights]), sigma)
     return np.asarray(v / np.maximum(w, 1e-6), np.float32), np.asarray(w, np.float32)
 
 

@@ -43,18 +43,19 @@ def count_squeezed(profile: npt.NDArray[np.float32], pitch: float) -> tuple[int,
     """The count (of :data:`COUNTS`) whose comb of rims fits ``profile``
     best, and its margin over the next best (0..1)."""
     scores = []
+    shifts = np.arange(-0.3 * pitch, 0.3 * pitch + 1e-6, 1.0)[:, None]
     for n in COUNTS:
         step = 4 * pitch / (n - 1)
-        best = -np.inf
-        for shift in np.arange(-0.3 * pitch, 0.3 * pitch + 1e-6, 1.0):
-            rims = np.rint(shift + step * np.arange(1, n)).astype(np.intp)
-            between = np.clip(np.rint(shift + step * (np.arange(0, n - 1) + 0.5)), 0, None).astype(np.intp)
-            if rims.max() + 1 >= len(profile):
-                continue
-            # a rim within a pixel of where it should be
-            on = np.maximum(np.maximum(profile[rims - 1], profile[rims]), profile[rims + 1]).mean()
-            best = max(best, float(on - profile[between].mean()))
-        scores.append(best)
+        rims = np.rint(shifts + step * np.arange(1, n)).astype(np.intp)
+        between = np.clip(np.rint(shifts + step * (np.arange(0, n - 1) + 0.5)), 0, None).astype(np.intp)
+        fits = rims.max(axis=1) + 1 < len(profile)
+        if not fits.any():
+            scores.append(-np.inf)
+            continue
+        rims, between = rims[fits], between[fits]
+        # a rim within a pixel of where it should be
+        on = np.maximum(np.maximum(profile[rims - 1], profile[rims]), profile[rims + 1]).mean(axis=1)
+        scores.append(float((on - profile[between].mean(axis=1)).max()))
     order = np.argsort(scores)[::-1]
     first, second = scores[order[0]], scores[order[1]]
     if not np.isfinite(first) or first <= 0:
