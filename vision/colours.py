@@ -82,14 +82,14 @@ def template_distance(
     [1/max_gain, max_gain]; shape (...)."""
     template = np.broadcast_to(template, patches.shape)
     xl, tl = patches[..., 0], template[..., 0]
-    gain = (xl * tl * weights).sum(axis=(-2, -1)) / np.maximum((xl * xl * weights).sum(axis=(-2, -1)), 1e-6)
-    gain = np.clip(gain, 1 / max_gain, max_gain)[..., None, None]
-    d2 = (
-        (gain * xl - tl) ** 2
-        + ((patches[..., 1:3] - template[..., 1:3]) ** 2).sum(axis=-1)
-        + (gain * patches[..., 3] - template[..., 3]) ** 2
+    gain = np.einsum("...ij,...ij,...ij->...", xl, tl, weights) / np.maximum(
+        np.einsum("...ij,...ij,...ij->...", xl, xl, weights), 1e-6
     )
-    return np.asarray(np.sqrt((d2 * weights).sum(axis=(-2, -1))), np.float32)
+    gain = np.clip(gain, 1 / max_gain, max_gain)[..., None, None]
+    diff = patches - template
+    diff[..., 0] = gain * xl - tl
+    diff[..., 3] = gain * patches[..., 3] - template[..., 3]
+    return np.asarray(np.sqrt(np.einsum("...ijc,...ijc,...ij->...", diff, diff, weights)), np.float32)
 
 
 def _basis(xy: FloatArray) -> FloatArray:
