@@ -208,11 +208,10 @@ def _nudged(frame: FloatArray, corners: npt.NDArray[np.intp], templates: FloatAr
     around = padded[(y0[:, None] + reach)[:, :, None], (x0[:, None] + reach)[:, None, :]]  # (n, T+2N, T+2N, 3)
     looks = templates[inside]
     inner = DISC > 0
-    cost = np.empty((len(x0), 2 * NUDGE + 1, 2 * NUDGE + 1), np.float32)
-    for dy in range(2 * NUDGE + 1):
-        for dx in range(2 * NUDGE + 1):
-            diff = around[:, dy : dy + PATCH, dx : dx + PATCH] - looks
-            cost[:, dy, dx] = (np.sqrt(np.einsum("nijc,nijc->nij", diff, diff)) * inner).sum(axis=(1, 2))
+    # every placement at once: (n, 2N+1, 2N+1, 3, T, T) windows of the frame
+    windows = np.lib.stride_tricks.sliding_window_view(around, (PATCH, PATCH), axis=(1, 2))
+    diff = windows - looks.transpose(0, 3, 1, 2)[:, None, None]
+    cost = (np.sqrt(np.einsum("nyxcij,nyxcij->nyxij", diff, diff)) * inner).sum(axis=(3, 4))
     best = cost.reshape(len(x0), -1).argmin(axis=1)
     moved = corners.copy()
     moved[inside, 0] += best % (2 * NUDGE + 1) - NUDGE
