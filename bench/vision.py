@@ -287,11 +287,11 @@ def main(argv: list[str] | None = None) -> int:
                 wrong_by_style[name] += 1
             else:
                 seen = reading.layout()
-                right = sum(a == b for a, b in zip(seen.top + seen.bottom, truth.top + truth.bottom))
+                right = sum(a == b for a, b in zip(seen.top + seen.bottom, truth.top + truth.bottom, strict=True))
                 conf = reading.confidence.ravel()
                 confident_wrong += sum(
                     1
-                    for a, b, c in zip(seen.top + seen.bottom, truth.top + truth.bottom, conf)
+                    for a, b, c in zip(seen.top + seen.bottom, truth.top + truth.bottom, conf, strict=True)
                     if a != b and c >= board.calibration.read.confident
                 )
                 bar_ok = (seen.bar_light, seen.bar_dark) == (truth.bar_light, truth.bar_dark)

@@ -303,7 +303,7 @@ def render_frame(
 
     for player in (0, 1):
         grids = layout.dice[player]
-        for grid, value in zip(grids, state.dice[player]):
+        for grid, value in zip(grids, state.dice[player], strict=False):
             _draw_die(canvas, grid, value, style.flag if state.forced_pass else colours[player])
 
     if state.cube is not None:

@@ -301,7 +301,7 @@ def calibrate(
                 continue
             raise
         rectified = rectify(image, base)
-        for layout, positive_home in zip(start_layouts(), ("bottom-right", "bottom-left")):
+        for layout, positive_home in zip(start_layouts(), ("bottom-right", "bottom-left"), strict=True):
             counts = np.array([layout.top, layout.bottom], np.int64)
             measured = stack_pitch(rectified, base, counts)
             guesses = {round(estimate_pitch(rectified, base), 2)} | {

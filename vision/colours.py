@@ -392,7 +392,7 @@ def _fit_light(
     if sum(len(s) for s in samples) < 10:
         return templates, field, response
     for _ in range(2):
-        logs = np.concatenate([np.log(_gains(s, t)) for s, t in zip(samples, templates)])
+        logs = np.concatenate([np.log(_gains(s, t)) for s, t in zip(samples, templates, strict=True)])
         basis = np.concatenate([_basis(p) for p in positions])
         keep = np.ones(len(logs), np.bool_)
         for _ in range(2):

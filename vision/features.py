@@ -273,12 +273,12 @@ def stack_pitch(rectified: Image, geometry: BoardGeometry, counts: npt.NDArray[n
                 continue
             other = min(same, key=lambda c: (abs(c - col), (c < 6) != (col < 6)))
 
-            def profile(c: int) -> npt.NDArray[np.float32]:
+            def profile(row: int, c: int) -> npt.NDArray[np.float32]:
                 x0, x1 = int(xs[c] - 0.2 * width), int(xs[c] + 0.2 * width) + 1
                 band = lab[:half, x0:x1] if row == 0 else lab[height - half :, x0:x1][::-1]
                 return np.asarray(band.mean(axis=1), np.float32)
 
-            diff = np.linalg.norm(profile(col) - profile(other), axis=1)
+            diff = np.linalg.norm(profile(row, col) - profile(row, other), axis=1)
             level = float(np.median(diff[int(0.3 * width) : int(0.9 * width)]))
             if level < 8:
                 continue

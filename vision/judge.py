@@ -713,7 +713,7 @@ def judge_reading(
     if len(consistent) == 1:
         chosen = consistent[0]
         if chosen.weak.any():
-            names = tuple(place(int(r), int(c)) for r, c in zip(*np.nonzero(chosen.weak)))
+            names = tuple(place(int(r), int(c)) for r, c in zip(*np.nonzero(chosen.weak), strict=True))
             return PhotoVerdict(
                 "refused",
                 refusal=Refusal(
@@ -755,7 +755,7 @@ def judge_reading(
         # the photo is unsure, not the move illegal
         unsure = [s for s in scores if not s.disproved] or list(scores)
         unsure.sort(key=lambda s: -s.log_likelihood)
-        names = tuple(place(int(r), int(c)) for r, c in zip(*np.nonzero(unsure[0].contradicted)))
+        names = tuple(place(int(r), int(c)) for r, c in zip(*np.nonzero(unsure[0].contradicted), strict=True))
         why = "are not read surely" if allow_illegal else "disagree, but without a calibration the photo is not proof"
         reasons = [f"{', '.join(names)} {why}"] if names else []
         if unsure[0].tray_contradicted and tray is not None:
@@ -781,7 +781,7 @@ def judge_reading(
     seen = seen_reading.layout()
     found: dict[tuple[int, int], Contradiction] = {}
     for s in nearest:
-        for r, c in zip(*np.nonzero(s.proven)):
+        for r, c in zip(*np.nonzero(s.proven), strict=True):
             expected = (s.layout.top, s.layout.bottom)[r][c]
             found.setdefault(
                 (int(r), int(c)),

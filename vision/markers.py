@@ -48,7 +48,7 @@ def find_marker_corners(image: Image) -> npt.NDArray[np.float32]:
     found_corners, ids, _ = detector.detectMarkers(grey)
     seen: dict[int, npt.NDArray[np.float32]] = {}
     if ids is not None:
-        for quad, marker_id in zip(found_corners, ids.ravel()):
+        for quad, marker_id in zip(found_corners, ids.ravel(), strict=True):
             if int(marker_id) in MARKER_IDS:
                 seen[int(marker_id)] = np.asarray(quad, np.float32).reshape(4, 2)
     missing = [f"{i} ({CORNER_NAMES[i]})" for i in MARKER_IDS if i not in seen]
@@ -122,7 +122,7 @@ def marker_sheet(*, dpi: int = 150) -> Image:
         (width - margin - side, y + side + int(3 * px_per_cm)),
         (margin, y + side + int(3 * px_per_cm)),
     ]
-    for marker_id, (x0, y0) in zip(MARKER_IDS, cells):
+    for marker_id, (x0, y0) in zip(MARKER_IDS, cells, strict=True):
         marker = cv2.aruco.generateImageMarker(_dictionary(), marker_id, side)
         sheet[y0 : y0 + side, x0 : x0 + side] = marker[:, :, None]
         cv2.putText(

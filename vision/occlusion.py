@@ -121,9 +121,9 @@ def care_mask(
         care[:, max(int(round(float(x))) - edge, 0) : int(round(float(x))) + edge + 1] = False
     slots = features.slot_xy.shape[2]
     half = _HALF + 1
-    for row, col, k in zip(*np.nonzero(checkers)):
+    for row, col, k in zip(*np.nonzero(checkers), strict=True):
         _blank(care, features.slot_xy[row, col, k], half)
-    for row, col in zip(*np.nonzero(np.abs(counts) >= LINE)):
+    for row, col in zip(*np.nonzero(np.abs(counts) >= LINE), strict=True):
         for k in range(LINE - 1, slots):
             _blank(care, features.slot_xy[row, col, k], half)
     # a camera looking at a line from the board's middle sees the side of
@@ -172,7 +172,7 @@ def paste_checkers(
     templates: list[FloatArray] = []
     xy = features.slot_xy
     light, dark = model.checker_templates(features.on_board(xy))
-    for row, col, k in zip(*np.nonzero(colours > 0)):
+    for row, col, k in zip(*np.nonzero(colours > 0), strict=True):
         template = (light if colours[row, col, k] == LIGHT else dark)[row, col, k, :, :, :3]
         centres.append(xy[row, col, k])
         templates.append(template[::-1] if row == 1 else template)  # bottom patches are turned edge-up
@@ -282,7 +282,7 @@ def covered_points(region: BoolArray, features: SlotFeatures) -> list[tuple[int,
     xs = np.clip(np.rint(features.slot_xy[..., 0]).astype(np.intp), 0, w - 1)
     ys = np.clip(np.rint(features.slot_xy[..., 1]).astype(np.intp), 0, h - 1)
     hit = region[ys, xs].any(axis=-1)
-    return [(int(r), int(c)) for r, c in zip(*np.nonzero(hit))]
+    return [(int(r), int(c)) for r, c in zip(*np.nonzero(hit), strict=True)]
 
 
 def encode(board: FloatArray) -> str:

@@ -135,7 +135,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(f"calibrated: wrote {args.out}")
         print(
-            f"  corners {' '.join(f'{x:.0f},{y:.0f}' for x, y in g.corners)}; bar x {g.bar[0]:.0f}..{g.bar[1]:.0f} of {g.size[0]} px"
+            f"  corners {' '.join(f'{x:.0f},{y:.0f}' for x, y in g.corners)}; "
+            f"bar x {g.bar[0]:.0f}..{g.bar[1]:.0f} of {g.size[0]} px"
         )
         print(f"  light checkers' home board: {calibration.light_home}")
         if calibration.tray is not None:

@@ -34,7 +34,7 @@ def spans(levels: list[bool], step_s: float = 0.01) -> list[tuple[bool, float]]:
 def same_spans(actual: list[tuple[bool, float]], expected: list[tuple[bool, float]]) -> bool:
     """Equal levels, lengths within one 10 ms tick (ticks sample the schedule)."""
     return len(actual) == len(expected) and all(
-        a == b and abs(x - y) <= 0.011 for (a, x), (b, y) in zip(actual, expected)
+        a == b and abs(x - y) <= 0.011 for (a, x), (b, y) in zip(actual, expected, strict=True)
     )
 
 

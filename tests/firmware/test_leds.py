@@ -235,4 +235,6 @@ def test_leds_cap_never_exceeds_budget(frame: list[tuple[int, int, int]], bright
     else:
         assert all(pixel == (0, 0, 0) for pixel in shown)
     # dimming keeps every channel at or below brightness-scaled input
-    assert all(s <= int(c * brightness) + 1 for p, q in zip(frame, shown) for c, s in zip(p, q))
+    assert all(
+        s <= int(c * brightness) + 1 for p, q in zip(frame, shown, strict=True) for c, s in zip(p, q, strict=True)
+    )

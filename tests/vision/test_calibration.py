@@ -219,7 +219,7 @@ def test_markers_give_the_playing_area_corners() -> None:
     from vision.markers import _dictionary
 
     side = 60
-    for marker_id, (x, y) in zip(MARKER_IDS, corners):
+    for marker_id, (x, y) in zip(MARKER_IDS, corners, strict=True):
         marker = cv2.aruco.generateImageMarker(_dictionary(), marker_id, side)
         # each marker lies outside the playing area, its inner corner on the area's corner
         dx = -side if marker_id in (0, 3) else 0

@@ -47,7 +47,7 @@ from vision.trays import Off
 
 def _right(reading: Reading, truth: Layout) -> int:
     seen = reading.layout()
-    return sum(a == b for a, b in zip(seen.top + seen.bottom, truth.top + truth.bottom))
+    return sum(a == b for a, b in zip(seen.top + seen.bottom, truth.top + truth.bottom, strict=True))
 
 
 @pytest.mark.parametrize("style", sorted(STYLES))
@@ -80,7 +80,9 @@ def test_read_board_under_room_light_and_a_tilted_camera() -> None:
             total += 24
             seen = reading.layout().top + reading.layout().bottom
             sure = reading.confidence.ravel() >= calibration.read.confident
-            confident_wrong += sum(1 for a, b, s in zip(seen, truth.top + truth.bottom, sure) if s and a != b)
+            confident_wrong += sum(
+                1 for a, b, s in zip(seen, truth.top + truth.bottom, sure, strict=True) if s and a != b
+            )
     assert total >= 5 * 24
     assert right / total >= 0.88  # a floor, well below the bench figure on the same kind of photos
     assert confident_wrong <= 1
