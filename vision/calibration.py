@@ -27,6 +27,7 @@ from vision.layout import Layout
 from vision.occlusion import borrowed_area, decode, empty_board, encode
 from vision.read import ReadConfig, check_frame, point_name, read_rectified, slot_probabilities
 from vision.refusal import RefusalConfig, reference_of
+from vision.rims import bare_rims, rim_strength
 from vision.trays import Tray, tray_of
 
 log = logging.getLogger(__name__)
@@ -348,11 +349,15 @@ def calibrate(
             reason="not_start_position",
         )
     occupied = layout_states(seen, geometry.slots, exact=True) != EMPTY
+    reference = reference_of(image, geometry, rectified, config=refusal)
+    # each slot's rim strength bare (-1: the starting position hid it)
+    bare = bare_rims(rim_strength(rectified, geometry), occupied)
+    reference["rims"] = np.round(np.nan_to_num(bare, nan=-1), 1).tolist()
     calibration = Calibration(
         geometry=geometry,
         colours=model,
         start_layout=seen,
-        reference=reference_of(image, geometry, rectified, config=refusal),
+        reference=reference,
         empty_board=empty_board(measure(rectified, geometry), occupied),
         read=read,
         refusal=refusal,

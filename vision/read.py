@@ -54,6 +54,7 @@ from vision.refusal import (
     check_sharpness,
     straighten_hint,
 )
+from vision.rims import in_doubt, rim_strength, weigh_rims
 from vision.squeeze import count_squeezed, rim_profile
 from vision.trays import Off, read_off
 
@@ -144,6 +145,11 @@ class ReadConfig:
     #: ... and where over half of a slot and of its empty look are at least
     #: this light (Lab L, 0..255): washed out by glare.
     washed_out: float = 245.0
+    #: A slot within a line's reach whose looks leave it empty and a checker
+    #: each at least this likely is weighed by its rim (:mod:`vision.rims`)...
+    rim_doubt: float = 0.02
+    #: ... which raises its odds of a checker by at most this factor.
+    rim_cap: float = 20.0
     #: A slot is clearly empty at this probability: a line does not bridge it from the edge.
     clearly_empty: float = 0.9
     #: This many slots side by side away from every line that look like
@@ -773,6 +779,12 @@ def read_rectified(
         return refused_reading(refusal, geometry, rectified)
     features = measure(rectified, geometry, empty=empty)
     prob, slot_z, explained, doubtful = slot_z_scores(features, model, config=config)
+    if reference is not None and "rims" in reference:
+        bare = np.asarray(reference["rims"], np.float32)
+        bare[bare < 0] = np.nan
+        weighable = in_doubt(prob, bare, doubt=config.rim_doubt)
+        if weighable.any():
+            prob = weigh_rims(prob, rim_strength(rectified, geometry), bare, weighable, cap=config.rim_cap)
     nearest = np.asarray(slot_z.min(axis=-1), np.float32)
     strange = unexplained_slots(prob, explained, config=config)
     # with the frame before (a fixed camera), only what changed since can be

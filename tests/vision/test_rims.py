@@ -1,0 +1,106 @@
+"""A checker's round rim as evidence besides its look (:mod:`vision.rims`):
+measured where a checker stands and not on a bare point, kept per bare
+slot at calibration, and weighing only slots the looks leave in doubt,
+only towards a checker."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.colours import DARK, EMPTY, LIGHT
+from vision.geometry import make_geometry, slot_centres
+from vision.rims import bare_rims, in_doubt, rim_strength, weigh_rims
+
+CORNERS = [(0, 0), (480, 0), (480, 400), (0, 400)]
+
+
+def _board() -> tuple[np.ndarray, object]:
+    """A flat green board (BGR) with cream triangles, and its geometry."""
+    geometry = make_geometry(CORNERS, bar=(228.0, 252.0), pitch_px=33.0)
+    board = np.full((400, 480, 3), (60, 140, 40), np.uint8)
+    xs = slot_centres(geometry)[0, :, 0, 0]
+    half = geometry.point_width_px / 2
+    for x in xs:
+        for base, tip in ((0, 160), (400, 240)):
+            triangle = np.array([(x - half, base), (x + half, base), (x, tip)], np.int32)
+            cv2.fillPoly(board, [triangle], (200, 225, 235))
+    return board, geometry
+
+
+def test_a_checker_shows_a_rim_a_bare_point_does_not() -> None:
+    board, geometry = _board()
+    centre = slot_centres(geometry)[0, 3, 0]
+    radius = int(geometry.pitch_px / 2) - 1
+    # a cream checker on the cream base of its point: alike in colour, but round
+    cv2.circle(board, (int(centre[0]), int(centre[1])), radius, (210, 232, 240), -1, cv2.LINE_AA)
+    cv2.circle(board, (int(centre[0]), int(centre[1])), radius, (120, 140, 150), 2, cv2.LINE_AA)
+    strength = rim_strength(board, geometry)
+    assert strength.shape == (2, 12, 5)
+    bare = np.delete(strength[0, :, 0], 3)
+    assert strength[0, 3, 0] > 2 * bare.max()
+
+
+def test_calibration_keeps_only_slots_no_checker_hid_or_stood_before() -> None:
+    strength = np.arange(2 * 12 * 5, dtype=np.float32).reshape(2, 12, 5)
+    covered = np.zeros((2, 12, 6), np.bool_)
+    covered[0, 0, :2] = True  # two checkers on top 1
+    bare = bare_rims(strength, covered)
+    assert np.isnan(bare[0, 0, :3]).all()  # under them, and just past them
+    assert (bare[0, 0, 3:] == strength[0, 0, 3:]).all()
+    assert (bare[1] == strength[1]).all()
+
+
+def _frame() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Slot probabilities of a frame with sure bare slots and sure light
+    checkers (top 1..8: a lone light checker each), rims measured as at
+    calibration, light checkers' rims ten times stronger."""
+    prob = np.zeros((2, 12, 6, 3), np.float32)
+    prob[..., EMPTY] = 1.0
+    prob[0, :8, 0] = (0.0, 1.0, 0.0)
+    bare = np.random.default_rng(1).uniform(20, 30, (2, 12, 5)).astype(np.float32)
+    strength = bare.copy()
+    strength[0, :8, 0] = 250.0
+    return prob, strength, bare
+
+
+def test_a_doubtful_slot_with_a_rim_leans_to_a_checker() -> None:
+    prob, strength, bare = _frame()
+    prob[1, 4, 0] = (0.9, 0.1, 0.0)  # the looks say: most likely bare
+    strength[1, 4, 0] = 150.0
+    weighed = weigh_rims(prob, strength, bare, in_doubt(prob, bare, doubt=0.02), cap=20.0)
+    assert weighed[1, 4, 0, LIGHT] > weighed[1, 4, 0, EMPTY]
+    assert abs(weighed[1, 4, 0].sum() - 1.0) < 1e-5
+    assert (
+        np.delete(weighed.reshape(-1, 3), 4 * 6 + 12 * 6, axis=0)
+        == np.delete(prob.reshape(-1, 3), 4 * 6 + 12 * 6, axis=0)
+    ).all()
+
+
+def test_no_rim_never_makes_a_slot_bare() -> None:
+    prob, strength, bare = _frame()
+    prob[1, 4, 0] = (0.1, 0.9, 0.0)  # a light checker by its look, with no rim to see
+    weighed = weigh_rims(prob, strength, bare, in_doubt(prob, bare, doubt=0.02), cap=20.0)
+    assert (weighed == prob).all()
+
+
+def test_past_a_checker_hidden_at_calibration_or_without_a_reference_nothing_is_weighed() -> None:
+    prob, strength, bare = _frame()
+    prob[0, 0, 1] = (0.9, 0.1, 0.0)  # past top 1's checker: its side and shadow
+    strength[0, 0, 1] = 150.0
+    prob[1, 5, 0] = (0.9, 0.1, 0.0)  # a slot the starting position hid
+    strength[1, 5, 0] = 150.0
+    bare[1, 5, 0] = np.nan
+    assert (weigh_rims(prob, strength, bare, in_doubt(prob, bare, doubt=0.02), cap=20.0) == prob).all()
+    assert (weigh_rims(prob, strength, bare, in_doubt(prob, bare, doubt=0.02), cap=20.0) == prob).all()
+
+
+def test_a_colour_whose_rims_do_not_stand_out_gives_no_evidence() -> None:
+    prob, strength, bare = _frame()
+    prob[..., [LIGHT, DARK]] = prob[..., [DARK, LIGHT]]  # dark checkers on dark felt...
+    strength[0, :8, 0] = 30.0  # ... whose rims stand out no more than the bare slots'
+    prob[1, 4, 0] = (0.9, 0.0, 0.1)
+    strength[1, 4, 0] = 150.0
+    assert (weigh_rims(prob, strength, bare, in_doubt(prob, bare, doubt=0.02), cap=20.0) == prob).all()
+    strength[0, :8, 0] = 250.0
+    assert weigh_rims(prob, strength, bare, in_doubt(prob, bare, doubt=0.02), cap=20.0)[1, 4, 0, DARK] > 0.5

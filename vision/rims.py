@@ -1,0 +1,155 @@
+"""A checker's round rim: evidence of a checker besides its look.
+
+The slots' looks (:mod:`vision.colours`) are compared on a small
+thumbnail, where a cream checker on the wide base of a cream point under
+a lamp, or a dark one on dark felt, looks much like the bare point. At
+full size its rim still shows: an edge that runs round the slot at one
+radius, at every angle, where a bare point has straight edges (its
+triangle's sides, the frame) that cross the circle at a few angles only.
+
+The rim's strength at a slot is the strongest gradient across the
+circle, between 0.75 and 1.1 checker radii, in the weakest quarter of
+the angles. A bare slot's own edges depend on its place (the frame and
+the wide base of the triangle box in the first slot of a point; past a
+checker, its side and shadow cross the circle), so calibration keeps the
+strength of every bare slot of the starting position that no checker
+stands before (:func:`bare_rims`; a slot the starting position hid is
+not weighed). A frame is weighed against that, scaled by how its slots
+read surely as bare compare with it (the light may have changed): a slot
+the looks leave in doubt, the first of its point or past an empty one,
+leans towards a checker where its rim stands out from its bare one as
+this frame's checkers of that colour do (:func:`weigh_rims`). Never
+towards a bare slot: a checker's rim may not show (a dark checker on
+dark felt), and a colour whose rims do not stand out gives no evidence.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.colours import DARK, EMPTY, LIGHT, LINE
+from vision.geometry import BoardGeometry, Image, slot_centres
+
+FloatArray = npt.NDArray[np.float32]
+
+_ANGLES = np.linspace(0, 2 * np.pi, 32, endpoint=False)
+_RADII = np.linspace(0.75, 1.1, 8)
+#: The share of the angles (the weakest) that gives the rim's strength.
+_QUANTILE = 25
+#: A reference (the bare slots' change of light, a colour's rims) needs
+#: this many slots read surely in the frame.
+MIN_REFERENCE = 4
+#: Slots read surely: a class probability above this.
+SURE = 0.99
+#: A colour's checkers in the frame give evidence where their rims stand
+#: out from the bare slots' by this many of the bare slots' spreads.
+SEPARATION = 3.0
+#: The spread of the logarithm of a colour's rim strength is at least this.
+CHECKER_SPREAD = 0.5
+#: The spread of the logarithm of the bare slots' change of light is at least this.
+MIN_SPREAD = 0.15
+
+
+def rim_strength(rectified: Image, geometry: BoardGeometry) -> FloatArray:
+    """(2, 12, L) the rim strength of the first :data:`LINE` slots of every
+    point of a rectified board (h, w, 3) BGR uint8."""
+    lab = cv2.cvtColor(cv2.GaussianBlur(rectified, (3, 3), 0), cv2.COLOR_BGR2Lab).astype(np.float32)
+    gx = cv2.Sobel(lab, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(lab, cv2.CV_32F, 0, 1, ksize=3)
+    centres = slot_centres(geometry)[:, :, :LINE]
+    radius = 0.5 * geometry.pitch_px
+    cos, sin = np.cos(_ANGLES), np.sin(_ANGLES)
+    h, w = lab.shape[:2]
+    x = centres[..., 0, None, None] + radius * _RADII[:, None] * cos  # (2, 12, L, radii, angles)
+    y = centres[..., 1, None, None] + radius * _RADII[:, None] * sin
+    xi = np.clip(np.rint(x).astype(np.intp), 0, w - 1)
+    yi = np.clip(np.rint(y).astype(np.intp), 0, h - 1)
+    across = np.abs(gx[yi, xi] * cos[:, None] + gy[yi, xi] * sin[:, None]).sum(axis=-1)
+    return np.asarray(np.percentile(across.max(axis=-2), _QUANTILE, axis=-1), np.float32)
+
+
+def bare_rims(strength: FloatArray, covered: npt.NDArray[np.bool_]) -> FloatArray:
+    """(2, 12, L) the rim strength of every slot bare, from ``strength``
+    (2, 12, L) of the starting position whose checkers stand on ``covered``
+    (2, 12, S); NaN where a checker hid the slot or stood just before it
+    (another point's bare slot is no measure: the light and the view differ)."""
+    slots = strength.shape[2]
+    clear = ~covered[:, :, :slots]
+    clear[:, :, 1:] &= ~covered[:, :, : slots - 1]
+    return np.where(clear, strength, np.nan).astype(np.float32)
+
+
+def _fit(values: FloatArray) -> tuple[float, float] | None:
+    """Median and robust spread of ``values``, if there are enough."""
+    if len(values) < MIN_REFERENCE:
+        return None
+    median = float(np.median(values))
+    return median, max(1.4826 * float(np.median(np.abs(values - median))), MIN_SPREAD)
+
+
+def _open(prob: FloatArray) -> npt.NDArray[np.bool_]:
+    """(2, 12, L) the first slot of every point, and those past an empty one."""
+    slots = min(prob.shape[2], LINE)
+    first = np.ones(prob.shape[:2] + (slots,), np.bool_)
+    first[:, :, 1:] = prob[:, :, : slots - 1, EMPTY] >= 0.5
+    return first
+
+
+def in_doubt(prob: FloatArray, bare: FloatArray, *, doubt: float) -> npt.NDArray[np.bool_]:
+    """(2, 12, L) the slots a rim may decide: those the looks (``prob``
+    (2, 12, S, 3)) leave in doubt, empty and a checker each at least
+    ``doubt`` likely, that are the first of their point or past an empty
+    one, and whose ``bare`` rim (:func:`bare_rims`) is known."""
+    slots = min(prob.shape[2], LINE)
+    p = prob[:, :, :slots]
+    checker = p[..., LIGHT] + p[..., DARK]
+    return np.asarray(_open(prob) & np.isfinite(bare[:, :, :slots]) & (np.minimum(p[..., EMPTY], checker) >= doubt))
+
+
+def weigh_rims(
+    prob: FloatArray, strength: FloatArray, bare: FloatArray, doubtful: npt.NDArray[np.bool_], *, cap: float
+) -> FloatArray:
+    """Slot probabilities (2, 12, S, 3) of empty, light and dark with the
+    ``doubtful`` slots (:func:`in_doubt`) weighed by their rim ``strength``
+    (2, 12, L): the odds of a checker raised by up to ``cap`` where the rim
+    stands out from the slot's ``bare`` one (:func:`bare_rims`) as this
+    frame's checkers of that colour do, never lowered (a checker's rim may
+    not show)."""
+    slots = doubtful.shape[2]
+    p = prob[:, :, :slots]
+    logs = np.log1p(strength[:, :, :slots])
+    known = np.isfinite(bare[:, :, :slots])
+    expected = np.log1p(np.where(known, bare[:, :, :slots], 0.0))
+    # the light now against calibration's, from the slots read surely bare
+    sure_bare = _open(prob) & known & (p[..., EMPTY] > SURE)
+    shift = _fit(logs[sure_bare] - expected[sure_bare])
+    if shift is None:
+        return prob
+    bare_level = float(np.median(expected[sure_bare])) + shift[0]
+    colour = np.where(p[..., LIGHT] >= p[..., DARK], LIGHT, DARK)
+    out = np.array(prob, np.float32)
+    view = out[:, :, :slots]
+    for kind in (LIGHT, DARK):
+        fit = _fit(logs[p[..., kind] > SURE])
+        where = doubtful & (colour == kind)
+        # a rim tells only where this colour's stand out from the bare slots
+        # (a dark checker on dark felt may show none)
+        if fit is None or not where.any() or fit[0] - bare_level < SEPARATION * shift[1]:
+            continue
+        # evidence only for a checker: a rim well above the bare slot's, the
+        # less the further below this colour's rims (which vary much: the
+        # point under a checker and the light make it stand out more or less)
+        z_empty = np.maximum(logs[where] - expected[where] - shift[0], 0) / shift[1]
+        z_checker = np.maximum(fit[0] - logs[where], 0) / max(fit[1], CHECKER_SPREAD)
+        log_ratio = np.clip(0.5 * (z_empty**2 - z_checker**2), 0, np.log(cap))
+        slot = view[where]
+        was_empty, was_checker = slot[:, EMPTY], slot[:, LIGHT] + slot[:, DARK]
+        odds = was_checker / was_empty * np.exp(log_ratio)
+        share = odds / (1 + odds)
+        total = was_empty + was_checker
+        slot[:, LIGHT:] *= (total * share / was_checker)[:, None]
+        slot[:, EMPTY] = total * (1 - share)
+        view[where] = slot
+    return out
