@@ -145,8 +145,8 @@ class ReadConfig:
     #: ... and where over half of a slot and of its empty look are at least
     #: this light (Lab L, 0..255): washed out by glare.
     washed_out: float = 245.0
-    #: A slot within a line's reach whose looks leave it empty and a checker
-    #: each at least this likely is weighed by its rim (:mod:`vision.rims`)...
+    #: A point's first slot whose looks leave it empty and a checker each at
+    #: least this likely is weighed by its rim (:mod:`vision.rims`)...
     rim_doubt: float = 0.02
     #: ... which raises its odds of a checker by at most this factor.
     rim_cap: float = 20.0

@@ -15,12 +15,12 @@ checker, its side and shadow cross the circle), so calibration keeps the
 strength of every bare slot of the starting position that no checker
 stands before (:func:`bare_rims`; a slot the starting position hid is
 not weighed). A frame is weighed against that, scaled by how its slots
-read surely as bare compare with it (the light may have changed): a slot
-the looks leave in doubt, the first of its point or past an empty one,
-leans towards a checker where its rim stands out from its bare one as
-this frame's checkers of that colour do (:func:`weigh_rims`). Never
-towards a bare slot: a checker's rim may not show (a dark checker on
-dark felt), and a colour whose rims do not stand out gives no evidence.
+read surely as bare compare with it (the light may have changed): the
+first slot of a point, where the looks leave it in doubt, leans towards
+a checker where its rim stands out from its bare one as this frame's
+checkers of that colour do (:func:`weigh_rims`); never towards a bare
+slot: a checker's rim may not show (a dark checker on dark felt), and a
+colour whose rims do not stand out gives no evidence.
 """
 
 from __future__ import annotations
@@ -98,14 +98,15 @@ def _open(prob: FloatArray) -> npt.NDArray[np.bool_]:
 
 
 def in_doubt(prob: FloatArray, bare: FloatArray, *, doubt: float) -> npt.NDArray[np.bool_]:
-    """(2, 12, L) the slots a rim may decide: those the looks (``prob``
-    (2, 12, S, 3)) leave in doubt, empty and a checker each at least
-    ``doubt`` likely, that are the first of their point or past an empty
-    one, and whose ``bare`` rim (:func:`bare_rims`) is known."""
-    slots = min(prob.shape[2], LINE)
-    p = prob[:, :, :slots]
-    checker = p[..., LIGHT] + p[..., DARK]
-    return np.asarray(_open(prob) & np.isfinite(bare[:, :, :slots]) & (np.minimum(p[..., EMPTY], checker) >= doubt))
+    """(2, 12, L) the slots a rim may decide: the first of each point (where
+    a point's first checker stands; checkers lie in a line from the edge),
+    where the looks (``prob`` (2, 12, S, 3)) leave it in doubt, empty and
+    a checker each at least ``doubt`` likely, and its ``bare`` rim
+    (:func:`bare_rims`) is known."""
+    p = prob[:, :, 0]
+    doubtful = np.zeros(prob.shape[:2] + (min(prob.shape[2], LINE),), np.bool_)
+    doubtful[:, :, 0] = np.isfinite(bare[:, :, 0]) & (np.minimum(p[..., EMPTY], p[..., LIGHT] + p[..., DARK]) >= doubt)
+    return doubtful
 
 
 def weigh_rims(
