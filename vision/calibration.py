@@ -419,7 +419,12 @@ def _with_empty_board(calibration: Calibration, image: Image, start: Image) -> C
     thumbnail = calibration.empty_board
     if thumbnail is not None:
         thumbnail = np.where(borrowed_area(features, occupied)[..., None], features.thumbnail, thumbnail)
-    updated = replace(calibration, colours=colours, empty_board=thumbnail, empty_seen=True)
+    # and their bare rims (vision.rims)
+    reference = dict(calibration.reference)
+    if "rims" in reference:
+        rims = np.asarray(reference["rims"], np.float32)
+        reference["rims"] = np.round(np.where(rims < 0, rim_strength(rectified, geometry), rims), 1).tolist()
+    updated = replace(calibration, colours=colours, empty_board=thumbnail, empty_seen=True, reference=reference)
     # the starting position must still read back as itself: an empty board
     # taken elsewhere, or in other light, would not
     again = read_rectified(

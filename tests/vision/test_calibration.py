@@ -134,6 +134,8 @@ def test_a_photo_of_the_empty_board_shows_the_corner_points_as_they_are(tmp_path
     with_empty = calibrate(start.image, start.corners, lens=board.lens, empty=board.shoot(EMPTY, 999).image)
     assert alone.borrowed.any() and not alone.empty_seen
     assert with_empty.empty_seen and not with_empty.borrowed.any()
+    # the bare rims too (vision.rims): the start hid some, the empty photo shows every one
+    assert (np.asarray(alone.reference["rims"]) < 0).any() and (np.asarray(with_empty.reference["rims"]) >= 0).all()
     layout = Layout(top=(5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 1), bottom=(-5, 0, 0, 0, 4, 0, 5, 0, 0, 0, 0, -2))
     photo = board.shoot(layout, 2001).image
     assert read_board(photo, alone, hold=False).layout() != layout
