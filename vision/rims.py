@@ -46,6 +46,10 @@ SURE = 0.99
 #: A colour's checkers in the frame give evidence where their rims stand
 #: out from the bare slots' by this many of the bare slots' spreads.
 SEPARATION = 3.0
+#: A rim is evidence where it is at least this many times the bare slot's
+#: (in the frame's light): glare over a light point's wide base raises its
+#: edges by half as much again, a checker's rim by several times.
+MIN_RISE = 2.0
 #: The spread of the logarithm of a colour's rim strength is at least this.
 CHECKER_SPREAD = 0.5
 #: The spread of the logarithm of the bare slots' change of light is at least this.
@@ -142,7 +146,8 @@ def weigh_rims(
         # evidence only for a checker: a rim well above the bare slot's, the
         # less the further below this colour's rims (which vary much: the
         # point under a checker and the light make it stand out more or less)
-        z_empty = np.maximum(logs[where] - expected[where] - shift[0], 0) / shift[1]
+        rise = logs[where] - expected[where] - shift[0]
+        z_empty = np.where(rise >= np.log(MIN_RISE), rise, 0) / shift[1]
         z_checker = np.maximum(fit[0] - logs[where], 0) / max(fit[1], CHECKER_SPREAD)
         log_ratio = np.clip(0.5 * (z_empty**2 - z_checker**2), 0, np.log(cap))
         slot = view[where]

@@ -104,3 +104,10 @@ def test_a_colour_whose_rims_do_not_stand_out_gives_no_evidence() -> None:
     assert (weigh_rims(prob, strength, bare, in_doubt(prob, bare, doubt=0.02), cap=20.0) == prob).all()
     strength[0, :8, 0] = 250.0
     assert weigh_rims(prob, strength, bare, in_doubt(prob, bare, doubt=0.02), cap=20.0)[1, 4, 0, DARK] > 0.5
+
+
+def test_glare_raising_a_bare_points_edges_by_half_is_no_rim() -> None:
+    prob, strength, bare = _frame()
+    prob[1, 4, 0] = (0.8, 0.2, 0.0)  # the wide base of a light point in a lamp's glare
+    strength[1, 4, 0] = 1.5 * bare[1, 4, 0]
+    assert (weigh_rims(prob, strength, bare, in_doubt(prob, bare, doubt=0.02), cap=20.0) == prob).all()
