@@ -54,7 +54,7 @@ from vision.refusal import (
     check_sharpness,
     straighten_hint,
 )
-from vision.rims import in_doubt, rim_strength, weigh_rims
+from vision.rims import in_doubt, loaded, rim_strength, weigh_rims
 from vision.squeeze import count_squeezed, rim_profile
 from vision.trays import Off, read_off
 
@@ -779,9 +779,8 @@ def read_rectified(
         return refused_reading(refusal, geometry, rectified)
     features = measure(rectified, geometry, empty=empty)
     prob, slot_z, explained, doubtful = slot_z_scores(features, model, config=config)
-    if reference is not None and "rims" in reference:
-        bare = np.asarray(reference["rims"], np.float32)
-        bare[bare < 0] = np.nan
+    bare = loaded(reference)
+    if bare is not None:
         weighable = in_doubt(prob, bare, doubt=config.rim_doubt)
         if weighable.any():
             prob = weigh_rims(prob, rim_strength(rectified, geometry), bare, weighable, cap=config.rim_cap)

@@ -25,6 +25,8 @@ colour whose rims do not stand out gives no evidence.
 
 from __future__ import annotations
 
+from typing import Any
+
 import cv2
 import numpy as np
 import numpy.typing as npt
@@ -83,6 +85,20 @@ def bare_rims(strength: FloatArray, covered: npt.NDArray[np.bool_]) -> FloatArra
     clear = ~covered[:, :, :slots]
     clear[:, :, 1:] &= ~covered[:, :, : slots - 1]
     return np.where(clear, strength, np.nan).astype(np.float32)
+
+
+def saved(bare: FloatArray) -> list[Any]:
+    """:func:`bare_rims` as a calibration keeps it (-1 where unknown)."""
+    return list(np.round(np.nan_to_num(bare, nan=-1.0), 1).tolist())
+
+
+def loaded(reference: dict[str, Any] | None) -> FloatArray | None:
+    """The bare rims a calibration's ``reference`` keeps (NaN where
+    unknown), or None for a calibration from before they were kept."""
+    if not reference or "rims" not in reference:
+        return None
+    bare = np.asarray(reference["rims"], np.float32)
+    return np.where(bare < 0, np.nan, bare).astype(np.float32)
 
 
 def _fit(values: FloatArray) -> tuple[float, float] | None:

@@ -5,12 +5,14 @@ only towards a checker."""
 
 from __future__ import annotations
 
+import json
+
 import cv2
 import numpy as np
 
 from vision.colours import DARK, EMPTY, LIGHT
 from vision.geometry import make_geometry, slot_centres
-from vision.rims import bare_rims, in_doubt, rim_strength, weigh_rims
+from vision.rims import bare_rims, in_doubt, loaded, rim_strength, saved, weigh_rims
 
 CORNERS = [(0, 0), (480, 0), (480, 400), (0, 400)]
 
@@ -111,3 +113,10 @@ def test_glare_raising_a_bare_points_edges_by_half_is_no_rim() -> None:
     prob[1, 4, 0] = (0.8, 0.2, 0.0)  # the wide base of a light point in a lamp's glare
     strength[1, 4, 0] = 1.5 * bare[1, 4, 0]
     assert (weigh_rims(prob, strength, bare, in_doubt(prob, bare, doubt=0.02), cap=20.0) == prob).all()
+
+
+def test_a_calibration_keeps_the_bare_rims_and_one_from_before_them_has_none() -> None:
+    bare = np.array([[[20.0, np.nan, 31.25]]], np.float32)
+    kept = json.loads(json.dumps({"rims": saved(bare)}))
+    np.testing.assert_allclose(loaded(kept), [[[20.0, np.nan, 31.2]]], rtol=1e-3)
+    assert loaded({"sharpness": 0.4}) is None and loaded(None) is None
