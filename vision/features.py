@@ -122,11 +122,14 @@ def _patches(small: FloatArray, centres: FloatArray, scale: float) -> FloatArray
     return np.asarray(out, np.float32).reshape(*lead, PATCH, PATCH, CHANNELS)
 
 
-def measure(rectified: Image, geometry: BoardGeometry, *, empty: FloatArray | None = None) -> SlotFeatures:
+def measure(
+    rectified: Image, geometry: BoardGeometry, *, empty: FloatArray | None = None, lab: FloatArray | None = None
+) -> SlotFeatures:
     """Slot patches of a rectified board (height, width, 3) BGR uint8;
     with ``empty``, the calibration's thumbnail of the empty board, put
-    back under the calibration's light first (:mod:`vision.relight`)."""
-    lab = to_lab(rectified)
+    back under the calibration's light first (:mod:`vision.relight`).
+    ``lab``: the board's :func:`to_lab`, where the caller has it."""
+    lab = to_lab(rectified) if lab is None else lab
     scale = PATCH / geometry.pitch_px
     height, width = lab.shape[:2]
     lightness = cv2.GaussianBlur(lab[:, :, 0], (3, 3), 0)

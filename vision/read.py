@@ -29,7 +29,7 @@ from vision.colours import (
     ColourModel,
     template_distance,
 )
-from vision.features import JUNCTIONS, PATCH, SlotFeatures, line_pitch, measure
+from vision.features import JUNCTIONS, PATCH, SlotFeatures, line_pitch, measure, to_lab
 from vision.geometry import BAR_PROBES_PER_PITCH, BoardGeometry, Image, make_geometry, rectify
 from vision.layout import Layout
 from vision.occlusion import (
@@ -777,13 +777,14 @@ def read_rectified(
         refusal = check_cup(rectified, geometry, reference=reference, config=refusal_config, empty=empty)
     if refusal is not None:
         return refused_reading(refusal, geometry, rectified)
-    features = measure(rectified, geometry, empty=empty)
+    lab = to_lab(rectified)
+    features = measure(rectified, geometry, empty=empty, lab=lab)
     prob, slot_z, explained, doubtful = slot_z_scores(features, model, config=config)
     bare = loaded(reference)
     if bare is not None:
         weighable = in_doubt(prob, bare, doubt=config.rim_doubt)
         if weighable.any():
-            prob = weigh_rims(prob, rim_strength(rectified, geometry), bare, weighable, cap=config.rim_cap)
+            prob = weigh_rims(prob, rim_strength(rectified, geometry, lab=lab), bare, weighable, cap=config.rim_cap)
     nearest = np.asarray(slot_z.min(axis=-1), np.float32)
     strange = unexplained_slots(prob, explained, config=config)
     # with the frame before (a fixed camera), only what changed since can be

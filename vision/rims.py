@@ -32,6 +32,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.colours import DARK, EMPTY, LIGHT, LINE
+from vision.features import to_lab
 from vision.geometry import BoardGeometry, Image, slot_centres
 
 FloatArray = npt.NDArray[np.float32]
@@ -58,10 +59,11 @@ CHECKER_SPREAD = 0.5
 MIN_SPREAD = 0.15
 
 
-def rim_strength(rectified: Image, geometry: BoardGeometry) -> FloatArray:
+def rim_strength(rectified: Image, geometry: BoardGeometry, *, lab: FloatArray | None = None) -> FloatArray:
     """(2, 12, L) the rim strength of the first :data:`LINE` slots of every
-    point of a rectified board (h, w, 3) BGR uint8."""
-    lab = cv2.cvtColor(cv2.GaussianBlur(rectified, (3, 3), 0), cv2.COLOR_BGR2Lab).astype(np.float32)
+    point of a rectified board (h, w, 3) BGR uint8 (``lab``: its
+    :func:`vision.features.to_lab`, where the caller has it)."""
+    lab = cv2.GaussianBlur(to_lab(rectified) if lab is None else lab, (3, 3), 0)
     gx = cv2.Sobel(lab, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(lab, cv2.CV_32F, 0, 1, ksize=3)
     centres = slot_centres(geometry)[:, :, :LINE]
