@@ -63,13 +63,13 @@ def rim_strength(rectified: Image, geometry: BoardGeometry, *, lab: FloatArray |
     """(2, 12, L) the rim strength of the first :data:`LINE` slots of every
     point of a rectified board (h, w, 3) BGR uint8 (``lab``: its
     :func:`vision.features.to_lab`, where the caller has it)."""
-    lab = cv2.GaussianBlur(to_lab(rectified) if lab is None else lab, (3, 3), 0)
-    gx = cv2.Sobel(lab, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(lab, cv2.CV_32F, 0, 1, ksize=3)
+    blurred = cv2.GaussianBlur(to_lab(rectified) if lab is None else lab, (3, 3), 0)
+    gx = cv2.Sobel(blurred, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(blurred, cv2.CV_32F, 0, 1, ksize=3)
     centres = slot_centres(geometry)[:, :, :LINE]
     radius = 0.5 * geometry.pitch_px
     cos, sin = np.cos(_ANGLES), np.sin(_ANGLES)
-    h, w = lab.shape[:2]
+    h, w = blurred.shape[:2]
     x = centres[..., 0, None, None] + radius * _RADII[:, None] * cos  # (2, 12, L, radii, angles)
     y = centres[..., 1, None, None] + radius * _RADII[:, None] * sin
     at = (np.clip(np.rint(y).astype(np.intp), 0, h - 1) * w + np.clip(np.rint(x).astype(np.intp), 0, w - 1)).ravel()
