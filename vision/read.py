@@ -54,7 +54,7 @@ from vision.refusal import (
     check_sharpness,
     straighten_hint,
 )
-from vision.rims import in_doubt, loaded, rim_strength, weigh_rims
+from vision.rims import gradients, in_doubt, layer_rims, loaded, rim_strength, weigh_rims
 from vision.squeeze import count_squeezed, rim_profile
 from vision.trays import Off, read_off
 
@@ -516,6 +516,7 @@ def _read_piles(
     config: ReadConfig,
     rectified: Image,
     geometry: BoardGeometry,
+    lab: FloatArray | None = None,
 ) -> tuple[FloatArray, BoolArray, BoolArray]:
     """Count the checkers piled on full lines (updates ``counts`` and
     ``confidence`` (2, 12) in place) and return how sure each pile count is,
@@ -535,7 +536,10 @@ def _read_piles(
     (:func:`_layer_shifts`). Where that finds no layer, or one on every
     junction, or no clear one, the line may be six to ten squeezed into
     the length of five: its rims are counted (:mod:`vision.squeeze`), never
-    surely. A full line read as five stays unsure."""
+    surely; where the looks are unsure of the layer (``config.pile_unsure``),
+    the junctions whose own rims show a checker
+    (:func:`vision.rims.layer_rims`, on the board's ``lab`` where given)
+    are a layer at least, unsure. A full line read as five stays unsure."""
     sure = np.zeros((2, 12), np.float32)
     misfit = np.zeros((2, 12, JUNCTIONS), np.bool_)
     piled = np.zeros((2, 12), np.bool_)
@@ -548,6 +552,7 @@ def _read_piles(
         return sure, misfit, piled
     light, dark = model.checker_templates(xy)
     all_moved = features.moved_junctions(rows, cols)
+    grads = None  # the board's gradients, for the rims of a layer the looks leave unclear
     for row, col, moved in zip(rows, cols, all_moved, strict=True):
         is_light = counts[row, col] > 0
         d_faces = template_distance(moved, (light if is_light else dark)[row, col], max_gain=CHECKER_GAIN)
@@ -579,6 +584,11 @@ def _read_piles(
         if squeezed > LINE and margin >= (config.squeeze_margin if unclear else config.squeeze_clear):
             extra, certainty = squeezed - LINE, min(margin, config.full_stack_confidence)
         elif unclear:
+            # the looks cannot tell a layer from two rims: a layer's
+            # checkers whose rims show it are counted (never surely)
+            if extra < d_faces.shape[1] and certainty < config.pile_unsure:
+                grads = gradients(rectified, lab=lab) if grads is None else grads
+                extra = max(extra, layer_rims(grads, geometry, int(row), int(col)))
             if extra == d_faces.shape[1]:
                 certainty *= 0.3  # a full second layer: more may lie further on
             else:
@@ -807,7 +817,7 @@ def read_rectified(
             detached, counts, occluded_slots=config.detached_slots, what="something that is no line of checkers"
         )
     pile_confidence, misfit, piled = _read_piles(
-        features, model, counts, confidence, config=config, rectified=rectified, geometry=geometry
+        features, model, counts, confidence, config=config, rectified=rectified, geometry=geometry, lab=lab
     )
     if refusal is None:
         refusal = check_occlusion(

@@ -21,6 +21,11 @@ a checker where its rim stands out from its bare one as this frame's
 checkers of that colour do (:func:`weigh_rims`); never towards a bare
 slot: a checker's rim may not show (a dark checker on dark felt), and a
 colour whose rims do not stand out gives no evidence.
+
+A checker laid on a full line, over the junction of two below it, shows
+its rim too: where its look cannot tell a layer from two touching rims
+(dark on dark), the junctions whose rims stand out from the bare ones
+past them count it (:func:`layer_rims`, used by :mod:`vision.read`).
 """
 
 from __future__ import annotations
@@ -32,7 +37,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.colours import DARK, EMPTY, LIGHT, LINE
-from vision.features import to_lab
+from vision.features import JUNCTIONS, PATCH, PILE_SHIFTS, to_lab
 from vision.geometry import BoardGeometry, Image, slot_centres
 
 FloatArray = npt.NDArray[np.float32]
@@ -53,24 +58,38 @@ SEPARATION = 3.0
 #: (in the frame's light): glare over a light point's wide base raises its
 #: edges by half as much again, a checker's rim by several times.
 MIN_RISE = 2.0
+#: A full line's junctions from the edge hold a layer's checkers where each
+#: one's rim is at least this many times every junction's past them
+#: (bare: two touching rims cross the circle at two angles only; bench
+#: photos: the first junction of a line of five is at most 1.45 times the
+#: last in 95 of 100, under a layer's checker 2.25 times in half of them).
+LAYER_RISE = 1.8
+#: ... and than this (a junction on a flat, noiseless picture has no rim
+#: to measure against; bare ones in bench photos are 10 to 50).
+LAYER_FLOOR = 5.0
 #: The spread of the logarithm of a colour's rim strength is at least this.
 CHECKER_SPREAD = 0.5
 #: The spread of the logarithm of the bare slots' change of light is at least this.
 MIN_SPREAD = 0.15
 
 
-def rim_strength(rectified: Image, geometry: BoardGeometry, *, lab: FloatArray | None = None) -> FloatArray:
-    """(2, 12, L) the rim strength of the first :data:`LINE` slots of every
-    point of a rectified board (h, w, 3) BGR uint8 (``lab``: its
+def gradients(rectified: Image, *, lab: FloatArray | None = None) -> tuple[FloatArray, FloatArray]:
+    """(h, w, 3) each: the x and y gradients of the lightly blurred Lab of a
+    rectified board (h, w, 3) BGR uint8 (``lab``: its
     :func:`vision.features.to_lab`, where the caller has it)."""
     blurred = cv2.GaussianBlur(to_lab(rectified) if lab is None else lab, (3, 3), 0)
     gx = cv2.Sobel(blurred, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(blurred, cv2.CV_32F, 0, 1, ksize=3)
-    centres = slot_centres(geometry)[:, :, :LINE]
-    radius = 0.5 * geometry.pitch_px
+    return np.asarray(gx, np.float32), np.asarray(gy, np.float32)
+
+
+def rims_at(grads: tuple[FloatArray, FloatArray], centres: FloatArray, radius: float) -> FloatArray:
+    """(...) the rim strength round each of ``centres`` (..., 2) rectified
+    px, for a checker of ``radius`` px, from the board's :func:`gradients`."""
+    gx, gy = grads
+    h, w = gx.shape[:2]
     cos, sin = np.cos(_ANGLES), np.sin(_ANGLES)
-    h, w = blurred.shape[:2]
-    x = centres[..., 0, None, None] + radius * _RADII[:, None] * cos  # (2, 12, L, radii, angles)
+    x = centres[..., 0, None, None] + radius * _RADII[:, None] * cos  # (..., radii, angles)
     y = centres[..., 1, None, None] + radius * _RADII[:, None] * sin
     at = (np.clip(np.rint(y).astype(np.intp), 0, h - 1) * w + np.clip(np.rint(x).astype(np.intp), 0, w - 1)).ravel()
     # (np.take of the flattened gradients: twice as fast as indexing by rows and columns)
@@ -78,6 +97,32 @@ def rim_strength(rectified: Image, geometry: BoardGeometry, *, lab: FloatArray |
     along_y = np.take(gy.reshape(-1, 3), at, axis=0) * np.broadcast_to(sin, x.shape).reshape(-1, 1)
     across = np.abs(along_x + along_y).sum(axis=-1).reshape(x.shape)
     return np.asarray(np.percentile(across.max(axis=-2), _QUANTILE, axis=-1), np.float32)
+
+
+def rim_strength(rectified: Image, geometry: BoardGeometry, *, lab: FloatArray | None = None) -> FloatArray:
+    """(2, 12, L) the rim strength of the first :data:`LINE` slots of every
+    point of a rectified board (h, w, 3) BGR uint8 (``lab``: as for
+    :func:`gradients`)."""
+    centres = slot_centres(geometry)[:, :, :LINE]
+    return rims_at(gradients(rectified, lab=lab), centres, 0.5 * geometry.pitch_px)
+
+
+def layer_rims(grads: tuple[FloatArray, FloatArray], geometry: BoardGeometry, row: int, col: int) -> int:
+    """How many of the junctions of the full line on point (``row``,
+    ``col``), from the edge, show a checker's rim standing out from every
+    one past them (and from :data:`LAYER_FLOOR`) by :data:`LAYER_RISE` (0
+    where none does, or the last one too: no bare junction to measure
+    against). A layer's checker stands
+    higher and the camera sees it moved: each junction's rim is its
+    strongest over the :data:`vision.features.PILE_SHIFTS` (given in
+    thumbnail px)."""
+    count = min(geometry.slots, JUNCTIONS)
+    centres = slot_centres(geometry)[row, col, :count].copy()
+    centres[:, 1] += geometry.pitch_px / 2 if row == 0 else -geometry.pitch_px / 2
+    moved = centres[:, None, :] + PILE_SHIFTS[None, :, :] * (geometry.pitch_px / PATCH)
+    rims = rims_at(grads, moved, 0.5 * geometry.pitch_px).max(axis=1)
+    bare = np.maximum([rims[k:].max() for k in range(1, count)], LAYER_FLOOR)
+    return max((k for k in range(1, count) if rims[:k].min() >= LAYER_RISE * bare[k - 1]), default=0)
 
 
 def bare_rims(strength: FloatArray, covered: npt.NDArray[np.bool_]) -> FloatArray:

@@ -39,7 +39,7 @@ from vision.read import (
     slot_z_scores,
     unexplained_slots,
 )
-from vision.refusal import check_board_moved, check_occlusion, outline_points
+from vision.refusal import check_board_moved, check_occlusion, exposure, outline_points
 from vision.render import CameraPose, Effects, Lighting, render
 from vision.render_style import STYLES, find_style
 from vision.trays import Off
@@ -510,6 +510,17 @@ def test_refuses_blown_out(wood: tuple[object, object, np.ndarray]) -> None:
     bright = np.clip(image.astype(np.int32) * 3, 0, 255).astype(np.uint8)
     reading = read_board(bright, calibration)  # type: ignore[arg-type]
     assert reading.refusal is not None and reading.refusal.reason == "blown_out"
+
+
+@pytest.mark.parametrize("shape", [(421, 480, 3), (8, 5, 3), (4, 4, 3), (1, 1, 3)])
+def test_exposure_is_the_median_the_95th_percentile_and_the_clipped_share(shape: tuple[int, int, int]) -> None:
+    rng = np.random.default_rng(shape[0])
+    image = rng.integers(0, 256, shape, dtype=np.uint8)
+    image[: shape[0] // 2] = 255
+    small = image[::4, ::4]
+    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    expected = (np.median(grey), np.percentile(grey, 95), (small.min(axis=2) >= 250).mean())
+    np.testing.assert_allclose(exposure(image), expected, rtol=0, atol=1e-9)
 
 
 def test_refuses_blurred(wood: tuple[object, object, np.ndarray]) -> None:

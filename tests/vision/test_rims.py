@@ -12,7 +12,7 @@ import numpy as np
 
 from vision.colours import DARK, EMPTY, LIGHT
 from vision.geometry import make_geometry, slot_centres
-from vision.rims import bare_rims, in_doubt, loaded, rim_strength, saved, weigh_rims
+from vision.rims import bare_rims, gradients, in_doubt, layer_rims, loaded, rim_strength, saved, weigh_rims
 
 CORNERS = [(0, 0), (480, 0), (480, 400), (0, 400)]
 
@@ -120,3 +120,33 @@ def test_a_calibration_keeps_the_bare_rims_and_one_from_before_them_has_none() -
     kept = json.loads(json.dumps({"rims": saved(bare)}))
     np.testing.assert_allclose(loaded(kept), [[[20.0, np.nan, 31.2]]], rtol=1e-3)
     assert loaded({"sharpness": 0.4}) is None and loaded(None) is None
+
+
+def _checker(board: np.ndarray, centre: np.ndarray, radius: int) -> None:
+    """A dark checker on dark felt: alike in colour, with a rim a little
+    lighter than its face."""
+    x, y = int(round(float(centre[0]))), int(round(float(centre[1])))
+    cv2.circle(board, (x, y), radius, (45, 50, 55), -1, cv2.LINE_AA)
+    cv2.circle(board, (x, y), radius, (95, 100, 105), 2, cv2.LINE_AA)
+
+
+def test_a_layer_on_a_full_line_shows_its_rims() -> None:
+    geometry = make_geometry(CORNERS, bar=(228.0, 252.0), pitch_px=33.0)
+    board = np.full((400, 480, 3), (40, 45, 50), np.uint8)
+    centres = slot_centres(geometry)[0, 4]
+    radius = int(geometry.pitch_px / 2) - 1
+    noise = np.random.default_rng(4).normal(0, 4, board.shape)
+
+    def photo(board: np.ndarray) -> np.ndarray:
+        return np.clip(board + noise, 0, 255).astype(np.uint8)
+
+    for k in range(5):
+        _checker(board, centres[k], radius)
+    assert layer_rims(gradients(photo(board)), geometry, 0, 4) == 0  # two touching rims at each junction
+    # a sixth over the first junction, then a seventh over the second
+    _checker(board, (centres[0] + centres[1]) / 2, radius)
+    assert layer_rims(gradients(photo(board)), geometry, 0, 4) == 1
+    _checker(board, (centres[1] + centres[2]) / 2, radius)
+    assert layer_rims(gradients(photo(board)), geometry, 0, 4) == 2
+    # the same line on the bottom row, its edge below
+    assert layer_rims(gradients(photo(board)[::-1].copy()), geometry, 1, 4) == 2
