@@ -112,10 +112,9 @@ def layer_rims(grads: tuple[FloatArray, FloatArray], geometry: BoardGeometry, ro
     ``col``), from the edge, show a checker's rim standing out from every
     one past them (and from :data:`LAYER_FLOOR`) by :data:`LAYER_RISE` (0
     where none does, or the last one too: no bare junction to measure
-    against). A layer's checker stands
+    against), from the board's :func:`gradients`. A layer's checker stands
     higher and the camera sees it moved: each junction's rim is its
-    strongest over the :data:`vision.features.PILE_SHIFTS` (given in
-    thumbnail px)."""
+    strongest over the :data:`vision.features.PILE_SHIFTS` (thumbnail px)."""
     count = min(geometry.slots, JUNCTIONS)
     centres = slot_centres(geometry)[row, col, :count].copy()
     centres[:, 1] += geometry.pitch_px / 2 if row == 0 else -geometry.pitch_px / 2
