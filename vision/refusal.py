@@ -6,6 +6,7 @@ area), ``board_moved`` (the board is no longer where the calibration put it),
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
@@ -148,10 +149,12 @@ def _percentiles(values: npt.NDArray[np.uint8], shares: tuple[float, ...]) -> li
     return [float(ranked[int(w)] + (w - int(w)) * (ranked[min(int(w) + 1, last)] - ranked[int(w)])) for w in where]
 
 
+@functools.lru_cache(maxsize=8)
 def outline_points(geometry: BoardGeometry, *, reach: float = 1.0) -> tuple[FloatArray, FloatArray, FloatArray]:
     """Where the outline is sampled in the camera frame: (n, 2) points on the
     playing area's outline, and just outside and just inside it (``reach``
-    times the usual distance away)."""
+    times the usual distance away); read-only, computed once per geometry
+    (every frame samples them twice)."""
     width, height = geometry.size
     t = (np.arange(_OUTLINE_SAMPLES, dtype=np.float32) + 0.5) / _OUTLINE_SAMPLES
     edges = [
@@ -164,7 +167,10 @@ def outline_points(geometry: BoardGeometry, *, reach: float = 1.0) -> tuple[Floa
     normal = np.concatenate([np.tile(np.array(n, np.float32), (len(e), 1)) for e, n in edges])
     scale = width / max(np.ptp(np.asarray(geometry.corners)[:, 0]), 1.0)
     step = _OUTLINE_STEP_PX * float(scale) * reach
-    return to_image(geometry, on), to_image(geometry, on + normal * step), to_image(geometry, on - normal * step)
+    points = to_image(geometry, on), to_image(geometry, on + normal * step), to_image(geometry, on - normal * step)
+    for array in points:
+        array.setflags(write=False)
+    return points
 
 
 def outline_profile(
