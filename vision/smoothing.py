@@ -14,6 +14,7 @@ matrices' products did not: ``cv2.gemm`` and numpy's ``@`` (OpenBLAS)
 both slowed down tenfold or more (2.8 -> 77 ms for three planes, measured
 here) whenever other processes kept the cores busy, as the camera and the
 rest of the referee do on a Pi; the thin ones went from 0.16 to 0.23 ms.
+(The factors themselves come once per thumbnail size, from an SVD.)
 """
 
 from __future__ import annotations
