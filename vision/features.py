@@ -136,11 +136,11 @@ def measure(
     edges = np.abs(cv2.Sobel(lightness, cv2.CV_32F, 1, 0, ksize=3)) + np.abs(
         cv2.Sobel(lightness, cv2.CV_32F, 0, 1, ksize=3)
     )
-    lab = np.concatenate([lab, EDGE_WEIGHT * edges[:, :, None]], axis=2)
-    small = np.asarray(
-        cv2.resize(lab, (max(1, round(width * scale)), max(1, round(height * scale))), interpolation=cv2.INTER_AREA),
-        np.float32,
-    )
+    size = (max(1, round(width * scale)), max(1, round(height * scale)))
+    # each plane shrunk on its own (the same as shrinking them stacked, in half the time)
+    small = np.dstack(
+        [cv2.resize(plane, size, interpolation=cv2.INTER_AREA) for plane in (lab, EDGE_WEIGHT * edges)]
+    ).astype(np.float32)
     if empty is not None and empty.shape == small.shape[:2] + (3,):
         small = relit(small, light_factor(small[..., :3], empty, sigma=RELIGHT_SIGMA))
     # pixel centres: rectified x maps to x * scale - 0.5 + 0.5 * scale in the small image
