@@ -27,7 +27,7 @@ from vision.layout import Layout
 from vision.occlusion import borrowed_area, decode, empty_board, encode
 from vision.read import ReadConfig, check_frame, point_name, read_rectified, slot_probabilities
 from vision.refusal import RefusalConfig, reference_of
-from vision.rims import bare_rims, loaded, rim_strength, saved
+from vision.rims import bare_rims, gradients, loaded, rim_strength, saved
 from vision.trays import Tray, tray_of
 
 log = logging.getLogger(__name__)
@@ -351,7 +351,7 @@ def calibrate(
     occupied = layout_states(seen, geometry.slots, exact=True) != EMPTY
     reference = reference_of(image, geometry, rectified, config=refusal)
     # each slot's rim strength bare, where the starting position shows it
-    bare = bare_rims(rim_strength(rectified, geometry), occupied)
+    bare = bare_rims(rim_strength(gradients(rectified), geometry), occupied)
     reference["rims"] = saved(bare)
     calibration = Calibration(
         geometry=geometry,
@@ -423,7 +423,7 @@ def _with_empty_board(calibration: Calibration, image: Image, start: Image) -> C
     reference = dict(calibration.reference)
     bare = loaded(reference)
     if bare is not None:
-        reference["rims"] = saved(np.where(np.isnan(bare), rim_strength(rectified, geometry), bare))
+        reference["rims"] = saved(np.where(np.isnan(bare), rim_strength(gradients(rectified), geometry), bare))
     updated = replace(calibration, colours=colours, empty_board=thumbnail, empty_seen=True, reference=reference)
     # the starting position must still read back as itself: an empty board
     # taken elsewhere, or in other light, would not

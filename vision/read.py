@@ -11,7 +11,9 @@ mixed colours in one stack lower the confidence and put the point on the
 
 from __future__ import annotations
 
+import functools
 import logging
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -516,7 +518,7 @@ def _read_piles(
     config: ReadConfig,
     rectified: Image,
     geometry: BoardGeometry,
-    lab: FloatArray | None = None,
+    board_gradients: Callable[[], tuple[FloatArray, FloatArray]],
 ) -> tuple[FloatArray, BoolArray, BoolArray]:
     """Count the checkers piled on full lines (updates ``counts`` and
     ``confidence`` (2, 12) in place) and return how sure each pile count is,
@@ -538,8 +540,8 @@ def _read_piles(
     the length of five: its rims are counted (:mod:`vision.squeeze`), never
     surely; where the looks are unsure of the layer (``config.pile_unsure``),
     the junctions whose own rims show a checker
-    (:func:`vision.rims.layer_rims`, on the board's ``lab`` where given)
-    are a layer at least, unsure. A full line read as five stays unsure."""
+    (:func:`vision.rims.layer_rims`, on the ``board_gradients`` made
+    when first asked for) are a layer at least, unsure. A full line read as five stays unsure."""
     sure = np.zeros((2, 12), np.float32)
     misfit = np.zeros((2, 12, JUNCTIONS), np.bool_)
     piled = np.zeros((2, 12), np.bool_)
@@ -552,7 +554,6 @@ def _read_piles(
         return sure, misfit, piled
     light, dark = model.checker_templates(xy)
     all_moved = features.moved_junctions(rows, cols)
-    grads = None  # the board's gradients, for the rims of a layer the looks leave unclear
     for row, col, moved in zip(rows, cols, all_moved, strict=True):
         is_light = counts[row, col] > 0
         d_faces = template_distance(moved, (light if is_light else dark)[row, col], max_gain=CHECKER_GAIN)
@@ -587,8 +588,7 @@ def _read_piles(
             # the looks cannot tell a layer from two rims: a layer's
             # checkers whose rims show it are counted (never surely)
             if extra < d_faces.shape[1] and certainty < config.pile_unsure:
-                grads = gradients(rectified, lab=lab) if grads is None else grads
-                extra = max(extra, layer_rims(grads, geometry, int(row), int(col)))
+                extra = max(extra, layer_rims(board_gradients(), geometry, int(row), int(col)))
             if extra == d_faces.shape[1]:
                 certainty *= 0.3  # a full second layer: more may lie further on
             else:
@@ -789,12 +789,14 @@ def read_rectified(
         return refused_reading(refusal, geometry, rectified)
     lab = to_lab(rectified)
     features = measure(rectified, geometry, empty=empty, lab=lab)
+    # the rims' gradients, made once a frame where the rims are weighed or a pile's layer is unclear
+    board_gradients = functools.cache(functools.partial(gradients, rectified, lab=lab))
     prob, slot_z, explained, doubtful = slot_z_scores(features, model, config=config)
     bare = loaded(reference)
     if bare is not None:
         weighable = in_doubt(prob, bare, doubt=config.rim_doubt)
         if weighable.any():
-            prob = weigh_rims(prob, rim_strength(rectified, geometry, lab=lab), bare, weighable, cap=config.rim_cap)
+            prob = weigh_rims(prob, rim_strength(board_gradients(), geometry), bare, weighable, cap=config.rim_cap)
     nearest = np.asarray(slot_z.min(axis=-1), np.float32)
     strange = unexplained_slots(prob, explained, config=config)
     # with the frame before (a fixed camera), only what changed since can be
@@ -817,7 +819,14 @@ def read_rectified(
             detached, counts, occluded_slots=config.detached_slots, what="something that is no line of checkers"
         )
     pile_confidence, misfit, piled = _read_piles(
-        features, model, counts, confidence, config=config, rectified=rectified, geometry=geometry, lab=lab
+        features,
+        model,
+        counts,
+        confidence,
+        config=config,
+        rectified=rectified,
+        geometry=geometry,
+        board_gradients=board_gradients,
     )
     if refusal is None:
         refusal = check_occlusion(

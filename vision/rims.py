@@ -99,12 +99,11 @@ def rims_at(grads: tuple[FloatArray, FloatArray], centres: FloatArray, radius: f
     return np.asarray(np.percentile(across.max(axis=-2), _QUANTILE, axis=-1), np.float32)
 
 
-def rim_strength(rectified: Image, geometry: BoardGeometry, *, lab: FloatArray | None = None) -> FloatArray:
+def rim_strength(grads: tuple[FloatArray, FloatArray], geometry: BoardGeometry) -> FloatArray:
     """(2, 12, L) the rim strength of the first :data:`LINE` slots of every
-    point of a rectified board (h, w, 3) BGR uint8 (``lab``: as for
-    :func:`gradients`)."""
+    point of a board, from its :func:`gradients`."""
     centres = slot_centres(geometry)[:, :, :LINE]
-    return rims_at(gradients(rectified, lab=lab), centres, 0.5 * geometry.pitch_px)
+    return rims_at(grads, centres, 0.5 * geometry.pitch_px)
 
 
 def layer_rims(grads: tuple[FloatArray, FloatArray], geometry: BoardGeometry, row: int, col: int) -> int:

@@ -37,7 +37,7 @@ def test_a_checker_shows_a_rim_a_bare_point_does_not() -> None:
     # a cream checker on the cream base of its point: alike in colour, but round
     cv2.circle(board, (int(centre[0]), int(centre[1])), radius, (210, 232, 240), -1, cv2.LINE_AA)
     cv2.circle(board, (int(centre[0]), int(centre[1])), radius, (120, 140, 150), 2, cv2.LINE_AA)
-    strength = rim_strength(board, geometry)
+    strength = rim_strength(gradients(board), geometry)
     assert strength.shape == (2, 12, 5)
     bare = np.delete(strength[0, :, 0], 3)
     assert strength[0, 3, 0] > 2 * bare.max()
