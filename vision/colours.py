@@ -174,14 +174,15 @@ class ColourModel:
         light, dark = self.light_response
         return _shade(self.light, gain**light), _shade(self.dark, gain**dark)
 
-    def junction_templates(self, xy: FloatArray) -> tuple[FloatArray, FloatArray] | None:
+    def junction_templates(self, xy: FloatArray, *, other_point: bool = False) -> tuple[FloatArray, FloatArray] | None:
         """Light and dark junction templates (2, 12, J, T, T, 4) at the
-        junctions ``xy`` (2, 12, J, 2) of every point, if learned."""
+        junctions ``xy`` (2, 12, J, 2) of every point, if learned; with
+        ``other_point``, as learned on the other colour of point."""
         if self.junction_light is None or self.junction_dark is None:
             return None
         gain = self.gain_at(xy)
         light, dark = self.light_response
-        kind = point_kind()[:, :, None]
+        kind = (point_kind() ^ other_point)[:, :, None]
         place = np.minimum(np.arange(xy.shape[2]), 1)[None, None, :]
         return _shade(self.junction_light[kind, place], gain**light), _shade(
             self.junction_dark[kind, place], gain**dark

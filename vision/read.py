@@ -529,7 +529,8 @@ def _read_piles(
     Past five, checkers are laid on the line where two of the first layer
     touch: at each junction along the line, a checker's face (the learned
     checker look) means one more, two touching rims (the junction's look
-    learned on the starting position's lines) none; the junction is judged
+    learned on the starting position's lines, on this colour of point or
+    the other, whichever fits the line better) none; the junction is judged
     by how much nearer it is to one than to the other, and the layer ends
     where that steps up (:func:`_layer_threshold`). A checker of the layer
     stands higher than the line, and the camera sees it moved a little
@@ -550,15 +551,24 @@ def _read_piles(
         return sure, misfit, piled
     xy = features.on_board(features.junction_xy)
     junction = model.junction_templates(xy)
-    if junction is None:
+    other = model.junction_templates(xy, other_point=True)
+    if junction is None or other is None:
         return sure, misfit, piled
     light, dark = model.checker_templates(xy)
     all_moved = features.moved_junctions(rows, cols)
     for row, col, moved in zip(rows, cols, all_moved, strict=True):
         is_light = counts[row, col] > 0
         d_faces = template_distance(moved, (light if is_light else dark)[row, col], max_gain=CHECKER_GAIN)
-        d_junctions = template_distance(
-            moved, (junction[0] if is_light else junction[1])[row, col], max_gain=CHECKER_GAIN
+        # two touching rims as learned on this colour of point or on the
+        # other, whichever explains the line better (:func:`_line_fit`):
+        # their shading follows the light, which the two rows' patches
+        # (turned edge-up) see mirrored, and the starting position's lines
+        # of five of a colour stand one on each row, on points of opposite
+        # colours (13 and 6: a point's own colour was learned on the other row)
+        k = 0 if is_light else 1
+        d_junctions = min(
+            (template_distance(moved, looks[k][row, col], max_gain=CHECKER_GAIN) for looks in (junction, other)),
+            key=lambda d: _line_fit(d_faces, d),
         )
         spread = float(model.spread[LIGHT if is_light else DARK])
         # a junction that fits neither look at the one shift that fits the
@@ -619,6 +629,24 @@ def _layer(d_face: FloatArray, d_junction: FloatArray, spread: float, *, config:
     return extra, certainty
 
 
+def _layer_costs(d_faces: FloatArray, d_junctions: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """(K, J+1) each, at every shift: the summed distance to a face of the
+    junctions before each place k along a full line, and to two rims of
+    those from k on (from their distances (K, J) to either look)."""
+    zero = np.zeros((d_faces.shape[0], 1), np.float32)
+    faces_before = np.concatenate([zero, np.cumsum(d_faces, axis=1)], axis=1)
+    rims_from = np.concatenate([np.cumsum(d_junctions[:, ::-1], axis=1)[:, ::-1], zero], axis=1)
+    return faces_before, rims_from
+
+
+def _line_fit(d_faces: FloatArray, d_junctions: FloatArray) -> float:
+    """How far a full line's junctions are from the looks of the layer
+    that explains them best (its faces at their best shift, the rims past
+    them at theirs; see :func:`_layer_shifts`): lower fits better."""
+    faces_before, rims_from = _layer_costs(d_faces, d_junctions)
+    return float((faces_before.min(axis=0) + rims_from.min(axis=0)).min())
+
+
 def _layer_shifts(d_faces: FloatArray, d_junctions: FloatArray) -> tuple[int, int]:
     """The shifts (indices into :data:`vision.features.PILE_SHIFTS`) at which
     the junctions of a full line are seen as faces and as two rims, from
@@ -631,10 +659,8 @@ def _layer_shifts(d_faces: FloatArray, d_junctions: FloatArray) -> tuple[int, in
     best at their own best shifts gives both. A line with no face or no rim
     takes one shift for all (a shift fitted to faces as rims would make
     them look like rims)."""
-    shifts, junctions = d_faces.shape
-    zero = np.zeros((shifts, 1), np.float32)
-    faces_before = np.concatenate([zero, np.cumsum(d_faces, axis=1)], axis=1)  # (K, J+1): junctions < k
-    rims_from = np.concatenate([np.cumsum(d_junctions[:, ::-1], axis=1)[:, ::-1], zero], axis=1)  # junctions >= k
+    junctions = d_faces.shape[1]
+    faces_before, rims_from = _layer_costs(d_faces, d_junctions)
     layer = int((faces_before.min(axis=0) + rims_from.min(axis=0)).argmin())
     if layer == 0:
         shift = int(rims_from[:, 0].argmin())

@@ -431,6 +431,34 @@ def test_piles_at_the_far_corners_of_a_tilted_view_are_counted(seed: int, style:
         assert corners == [6, -6, -6, 7]
 
 
+@pytest.mark.parametrize(
+    "layout",
+    [
+        # bench seed 1 photos 663 and 665 (its board 68, dark felt): each read top 12 as six
+        Layout(
+            top=(0, 1, 0, 0, -3, 0, -2, 0, 0, 0, -2, -5), bottom=(1, 0, 0, 1, 1, 1, 2, -1, 2, 2, 4, -1), bar_dark=1
+        ),
+        Layout(
+            top=(1, 0, 1, -1, 0, 0, 2, -1, 2, -2, -2, -5), bottom=(-1, 0, 0, 0, -1, 0, -2, 0, 1, 3, 3, 1), bar_light=1
+        ),
+    ],
+)
+def test_a_line_of_five_on_a_point_of_the_other_colour_than_at_calibration_has_no_pile(layout: Layout) -> None:
+    """Dark checkers on dark felt, where a checker's face and two touching
+    rims look much alike: the rims' shading follows the light, and the
+    starting position's lines of five dark stand on top 7 and bottom 1,
+    points of opposite colours, one on each row. Top 12's five, on bottom
+    1's colour but on the top row, look like top 7's junctions, not bottom
+    1's; judged against bottom 1's alone, the first junction passed for a
+    face and the line for six."""
+    look, start, _ = bench_board(1, 68)
+    calibration = calibrate(start.image, start.corners)
+    for seed in (1, 2, 3, 4):
+        reading = read_board(render(layout, rng=np.random.default_rng(seed), **look).image, calibration)
+        assert reading.refusal is None
+        assert reading.layout() == layout
+
+
 @pytest.mark.parametrize("style", ["wood", "felt-green", "red-blue"])
 def test_squeezed_piles_are_counted_unsure(style: str) -> None:
     """Six or seven checkers squeezed into the length of five: counted by
