@@ -39,8 +39,9 @@ moves no checker so rests on them unsurely too;
 so does one that counts a pile otherwise than the reading, where the pile's
 junctions (where its second layer lies) changed more as the reading has it
 than as the outcome has it (with the photo alone: where the reading counts
-it fairly surely), and one that changes a pile only past its second layer's
-junctions, which no photo shows unless it counts the pile surely. A checker
+it fairly surely, or the outcome changes it), and one that changes a pile
+only past its second layer's junctions, which no photo shows unless it
+counts the pile surely. A checker
 that looks much like the point under it (white on a white point) changes its
 slot less than a change of state would: a clear, smaller change where the
 slot is read as much the move's state as any other shows the move faintly,
@@ -626,8 +627,9 @@ def judge_reading(
         # reading has it (a checker laid on a pile or taken off it shows at a
         # junction: the reading's count and the change agree against the outcome);
         # with the photo alone, one the reading counts otherwise fairly
-        # surely, or as it was before the move the outcome changes it with
-        # (the move does not show there: a checker borne off one pip too far)
+        # surely, or one the outcome changes (the move does not show there:
+        # a checker borne off one pip too far, where the pile it should
+        # have joined is counted as before the move, or miscounted)
         if changes is not None and changes.junctions is not None and changes.junction_scale is not None:
             pile_moved |= _pile_disagrees(
                 counts, before_counts, seen_counts, changes.junctions, changes.junction_scale, config=config
@@ -636,7 +638,7 @@ def judge_reading(
             pile_moved |= (
                 (np.maximum(np.abs(counts), np.abs(seen_counts)) > LINE)
                 & (counts != seen_counts)
-                & ((seen_reading.pile_confidence >= config.pile_doubt) | (seen_counts == before_counts))
+                & ((seen_reading.pile_confidence >= config.pile_doubt) | (counts != before_counts))
             )
         # a pile the outcome changes only past its second layer's junctions
         # (ten checkers become eleven): no photo shows that, unless it counts the pile surely
