@@ -435,9 +435,7 @@ def test_piles_at_the_far_corners_of_a_tilted_view_are_counted(seed: int, style:
     "layout",
     [
         # bench seed 1 photos 663 and 665 (its board 68, dark felt): each read top 12 as six
-        Layout(
-            top=(0, 1, 0, 0, -3, 0, -2, 0, 0, 0, -2, -5), bottom=(1, 0, 0, 1, 1, 1, 2, -1, 2, 2, 4, -1), bar_dark=1
-        ),
+        Layout(top=(0, 1, 0, 0, -3, 0, -2, 0, 0, 0, -2, -5), bottom=(1, 0, 0, 1, 1, 1, 2, -1, 2, 2, 4, -1), bar_dark=1),
         Layout(
             top=(1, 0, 1, -1, 0, 0, 2, -1, 2, -2, -2, -5), bottom=(-1, 0, 0, 0, -1, 0, -2, 0, 1, 3, 3, 1), bar_light=1
         ),
