@@ -182,7 +182,7 @@ class ColourModel:
             return None
         gain = self.gain_at(xy)
         light, dark = self.light_response
-        kind = (point_kind() ^ other_point)[:, :, None]
+        kind = (1 - point_kind() if other_point else point_kind())[:, :, None]
         place = np.minimum(np.arange(xy.shape[2]), 1)[None, None, :]
         return _shade(self.junction_light[kind, place], gain**light), _shade(
             self.junction_dark[kind, place], gain**dark
