@@ -122,6 +122,15 @@ def _patches(small: FloatArray, centres: FloatArray, scale: float) -> FloatArray
     return np.asarray(out, np.float32).reshape(*lead, PATCH, PATCH, CHANNELS)
 
 
+def junction_centres(geometry: BoardGeometry) -> FloatArray:
+    """Where two checkers of a line touch, (2, 12, J, 2) rectified (x, y)
+    px: the first :data:`JUNCTIONS` of every point, from the edge."""
+    centres = slot_centres(geometry)[:, :, : min(geometry.slots, JUNCTIONS)].copy()
+    centres[0, :, :, 1] += geometry.pitch_px / 2
+    centres[1, :, :, 1] -= geometry.pitch_px / 2
+    return centres
+
+
 def measure(
     rectified: Image, geometry: BoardGeometry, *, empty: FloatArray | None = None, lab: FloatArray | None = None
 ) -> SlotFeatures:
@@ -149,11 +158,8 @@ def measure(
     bar_centres = bar_slot_centres(geometry)
     patches = _patches(small, centres + shift / scale, scale)
     patches[1] = patches[1, :, :, ::-1]  # the bottom row turned: the board's edge is up in every patch
-    count = min(geometry.slots, JUNCTIONS)
-    junction_centres = centres[:, :, :count].copy()
-    junction_centres[0, :, :, 1] += geometry.pitch_px / 2
-    junction_centres[1, :, :, 1] -= geometry.pitch_px / 2
-    junctions = _patches(small, junction_centres + shift / scale, scale)
+    junction_xy = junction_centres(geometry)
+    junctions = _patches(small, junction_xy + shift / scale, scale)
     junctions[1] = junctions[1, :, :, ::-1]
     return SlotFeatures(
         patches=patches,
@@ -163,7 +169,7 @@ def measure(
         bar_xy=(bar_centres * scale + shift).astype(np.float32),
         bar_edges=(geometry.bar[0] * scale + shift, geometry.bar[1] * scale + shift),
         junctions=junctions,
-        junction_xy=(junction_centres * scale + shift).astype(np.float32),
+        junction_xy=(junction_xy * scale + shift).astype(np.float32),
         edges=np.ascontiguousarray(small[:, :, 3]),
     )
 

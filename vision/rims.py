@@ -37,7 +37,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.colours import DARK, EMPTY, LIGHT, LINE
-from vision.features import JUNCTIONS, PATCH, PILE_SHIFTS, to_lab
+from vision.features import PATCH, PILE_SHIFTS, junction_centres, to_lab
 from vision.geometry import BoardGeometry, Image, slot_centres
 
 FloatArray = npt.NDArray[np.float32]
@@ -114,9 +114,8 @@ def layer_rims(grads: tuple[FloatArray, FloatArray], geometry: BoardGeometry, ro
     against), from the board's :func:`gradients`. A layer's checker stands
     higher and the camera sees it moved: each junction's rim is its
     strongest over the :data:`vision.features.PILE_SHIFTS` (thumbnail px)."""
-    count = min(geometry.slots, JUNCTIONS)
-    centres = slot_centres(geometry)[row, col, :count].copy()
-    centres[:, 1] += geometry.pitch_px / 2 if row == 0 else -geometry.pitch_px / 2
+    centres = junction_centres(geometry)[row, col]
+    count = len(centres)
     moved = centres[:, None, :] + PILE_SHIFTS[None, :, :] * (geometry.pitch_px / PATCH)
     rims = rims_at(grads, moved, 0.5 * geometry.pitch_px).max(axis=1)
     bare = np.maximum([rims[k:].max() for k in range(1, count)], LAYER_FLOOR)
