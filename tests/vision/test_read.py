@@ -614,10 +614,10 @@ def test_a_cup_read_as_a_line_of_checkers_is_refused_by_its_junctions(
     So too where what crosses the point reads as the rims of a squeezed
     pile (a hand's fingers can). The cup's round outline is not looked for
     here."""
+    board = random_board(311, "dark-felt")
+    calibration = calibrated(board)  # (calibrated as the board is: only its photos' piles are squeezed below)
     if rims is not None:
         monkeypatch.setattr("vision.read.count_squeezed", lambda *args: rims)
-    board = random_board(311, "dark-felt")
-    calibration = calibrated(board)
     position, mover = game_position(311, 10)
     image = board.shoot(light_layout(position, mover), 311, occlusion="cup").image
     blind = replace(calibration, refusal=replace(calibration.refusal, cup_roundness=1.0))
