@@ -38,8 +38,10 @@ the frames), an outcome that
 moves no checker so rests on them unsurely too;
 so does one that counts a pile otherwise than the reading, where the pile's
 junctions (where its second layer lies) changed more as the reading has it
-than as the outcome has it (with the photo alone: where the reading counts
-it fairly surely, or the outcome changes it), and one that changes a pile
+than as the outcome has it (a checker the outcome lays there or takes away
+must show, beyond the little every junction of the line changed; with the
+photo alone: where the reading counts it fairly surely, or the outcome
+changes it), and one that changes a pile
 only past its second layer's junctions, which no photo shows unless it
 counts the pile surely. A checker
 that looks much like the point under it (white on a white point) changes its
@@ -323,7 +325,14 @@ def _pile_disagrees(
     laid there shows no checker laid there). From
     ``before_counts``, each count says which junctions changed: a junction
     holds a checker of the second layer when more than five plus its index
-    stand on the point."""
+    stand on the point. Where the outcome changes junctions the reading
+    does not, those alone decide (the move does not show there, however
+    the reading miscounts the rest); else the junctions the reading alone
+    changes. A junction's change counts beyond the least change of the
+    line's junctions that neither changes: the checkers of a line are
+    nudged and the light moves between frames, which changes every
+    junction a little, and most where a colour's rims look much like its
+    faces."""
     index = np.arange(junctions.shape[-1])
 
     def layer(n: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
@@ -331,17 +340,22 @@ def _pile_disagrees(
 
     colour = np.sign(np.where(counts != 0, counts, before_counts))
     scale = np.where((colour > 0)[..., None], junction_scale[..., 0], junction_scale[..., 1])
-    share = junctions / np.maximum(scale, 1e-3)
     by_outcome = layer(counts) != layer(before_counts)
     by_reading = layer(seen_counts) != layer(before_counts)
+    # what a junction no checker was laid on or taken from changed on this line
+    idle = ~(by_outcome | by_reading)
+    floor = np.where(idle.any(axis=-1), np.where(idle, junctions, np.inf).min(axis=-1), 0.0)
+    share = np.maximum(junctions - floor[..., None], 0.0) / np.maximum(scale, 1e-3)
     differ = by_outcome != by_reading
+    outcome_only = by_outcome & ~by_reading
+    judged = np.where(outcome_only.any(axis=-1, keepdims=True), outcome_only, differ)
     sides = np.where(by_reading, share >= 0.5, share < 0.5)
     return np.asarray(
         (seen_counts != counts)
         & (np.sign(seen_counts) == colour)
         & (colour != 0)
         & differ.any(axis=-1)
-        & (sides | ~differ).all(axis=-1)
+        & (sides | ~judged).all(axis=-1)
         & (scale > config.min_change).all(axis=-1),
         np.bool_,
     )

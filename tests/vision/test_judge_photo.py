@@ -22,7 +22,7 @@ from tests.vision.vision_boards import (
     random_board,
 )
 from vision.colours import DARK, EMPTY, LIGHT, layout_states
-from vision.judge import Changes, JudgeConfig, along_lines, judge_photo, judge_reading, slot_changes
+from vision.judge import Changes, JudgeConfig, _pile_disagrees, along_lines, judge_photo, judge_reading, slot_changes
 from vision.layout import Layout, layout_from_position
 from vision.read import Reading, read_board
 from vision.trays import Off
@@ -549,7 +549,8 @@ def test_a_pile_the_reading_and_its_junctions_count_otherwise_than_the_outcome_i
     otherwise than the outcome and the junctions changed as the reading has
     it, the outcome rests on that pile unsurely (a checker laid one pip too
     far, from pile to pile); where they changed as the outcome has it, the
-    count is the reading's mistake."""
+    count is the reading's mistake. A junction's change counts beyond that
+    of the line's junctions neither count changes."""
     start, dice, play, reading, *_, changed = _24_13()
     (thirteen,) = (tuple(int(i) for i in rc) for rc in np.argwhere(reading.counts == 6))  # 24/13 laid a sixth there
     distance = np.where(changed, 35.0, 1.0).astype(np.float32)
@@ -583,6 +584,31 @@ def test_a_pile_the_reading_and_its_junctions_count_otherwise_than_the_outcome_i
     assert judged(5, (0,), share=0.6) == "legal"
     # a face and two rims that look alike show nothing either way
     assert judged(5, (0,), share=0.2, rims=8.0) == "legal"
+    # every junction changed alike, also those neither count changes: the
+    # line was nudged or the light moved, and the count is the reading's mistake
+    assert judged(7, (0, 1, 2, 3), share=0.75) == "legal"
+    assert judged(7, (0, 1), share=0.75) == "refused"
+
+
+def test_a_checker_the_outcome_lays_on_a_pile_must_show_however_the_reading_miscounts_it() -> None:
+    """Bench photo 638 (seed 1), played one pip too far: dark's pile of six
+    stays six, the reading counts five in both frames, and the outcome
+    judged lays a seventh on the second junction. That junction changed
+    no more than those neither count changes: the outcome's checker is not
+    there, whatever the first junction (where the reading lost the sixth)
+    did. Where it changed as a checker laid there would, it is."""
+
+    def disagrees(second: float) -> bool:
+        counts, before, seen = (np.zeros((2, 12), np.int64) for _ in range(3))
+        counts[0, 11], before[0, 11], seen[0, 11] = -7, -6, -5
+        junctions = np.zeros((2, 12, 4), np.float32)
+        junctions[0, 11] = (7.7, second, 3.0, 4.7)
+        scale = np.full((2, 12, 4, 2), 16.0, np.float32)
+        scale[0, 11, 0] = (21.2, 12.9)
+        return bool(_pile_disagrees(counts, before, seen, junctions, scale, config=JudgeConfig())[0, 11])
+
+    assert disagrees(4.2)
+    assert not disagrees(16.0)
 
 
 def test_a_pile_changed_only_past_its_second_layer_is_not_read_surely() -> None:
