@@ -9,8 +9,9 @@ colours, and each end's run of checkers is measured in the spacing of the
 grooves between its checkers (near a checker's thickness, which the
 calibration estimates from the point width). A run that is no whole number
 of checkers, a colour that fits neither side or hardly stands out from the
-empty tray, or anything in the tray but the two runs leaves a count unsure:
-the referee then relies on the board alone.
+empty tray, a run no nearer its colour than the empty tray is (a
+broadcast's caption laid over an end), or anything in the tray but the two
+runs leaves a count unsure: the referee then relies on the board alone.
 """
 
 from __future__ import annotations
@@ -246,6 +247,8 @@ def read_off(image: Image, tray: Tray, geometry: BoardGeometry, light: FloatArra
     to_light = np.median(np.linalg.norm(strip - light, axis=-1), axis=1)
     to_dark = np.median(np.linalg.norm(strip - dark, axis=-1), axis=1)
     filled = empty > STANDS_OUT
+    # how far the empty tray's look is from each colour, row by row
+    look_to = {sign: np.linalg.norm(tray.look - colour, axis=-1) for sign, colour in ((1, light), (-1, dark))}
     # clearly empty: within the photo's own noise of the empty look, and well short of holding something
     noise = float(np.median(empty[~filled])) if not filled.all() else STANDS_OUT
     calm = min(0.75 * STANDS_OUT, max(STANDS_OUT / 2, 2 * noise))
@@ -277,6 +280,10 @@ def read_off(image: Image, tray: Tray, geometry: BoardGeometry, light: FloatArra
         run = index[first:end]
         lighter = float(np.mean(to_light[run] < to_dark[run]))
         colour = 1 if lighter >= PURE else -1 if lighter <= 1 - PURE else 0
+        # checkers of a colour bring the tray nearer that colour, where
+        # something else over it (a broadcast's caption) need not
+        if colour and np.mean((to_light if colour == 1 else to_dark)[run] < look_to[colour][run]) < PURE:
+            colour = 0
         if end - first < slab * (1 - WHOLE) or colour == 0 or colour in runs:
             clear = False  # too thin for a checker, of no colour, or a second run of one colour
             continue

@@ -93,6 +93,29 @@ def test_something_in_the_tray_between_the_runs_leaves_the_count_unsure() -> Non
     assert off is not None and not off.sure
 
 
+@pytest.mark.parametrize("style", ["wood", "red-white"])
+def test_a_caption_over_an_end_of_the_empty_tray_is_no_checker_borne_off(style: str) -> None:
+    """Bench photo 74 (seed 3): a broadcast's caption, dark blue, lay over
+    an end of the empty tray, a checker's thickness into it, and was
+    counted surely as a dark checker borne off. Dark checkers make the
+    tray look more like them; the caption makes it look less like a dark
+    checker than the empty tray does: it is nothing counted."""
+    board = plain_board(style)
+    calibration = calibrated(board, tray=True)
+    tray = calibration.tray
+    assert tray is not None
+    image = board.shoot(borne_off(0, 0), 3).image.copy()
+    clean = read_board(image, calibration).off
+    assert clean is not None and (clean.light, clean.dark, clean.sure) == (0, 0, True)
+    p0, p1, p2, p3 = np.asarray(tray.corners, np.float32)
+    into, out = tray.thickness, 0.5 * tray.thickness
+    caption = np.array([p0 - out * (p3 - p0), p1 - out * (p2 - p1), p1 + into * (p2 - p1), p0 + into * (p3 - p0)])
+    cv2.fillPoly(image, [np.rint(caption).astype(np.int32)], (90, 40, 30))
+    off = read_board(image, calibration).off
+    assert off is not None
+    assert not (off.light_sure and off.light) and not (off.dark_sure and off.dark), off
+
+
 def test_the_tray_is_saved_with_the_calibration_and_checked(tmp_path: Path) -> None:
     calibration = calibrated(plain_board("wood"), tray=True)
     path = tmp_path / "board.json"
