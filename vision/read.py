@@ -1105,7 +1105,9 @@ def _check_covered(
             unsure[r, c] = True
         return None, unsure
     points = tuple(point_name(r, c) for r, c in covered)
-    where = f" over {', '.join(points)}" if points else " in the middle of the board"
+    left, right = features.bar_edges
+    places = [*points, *(["the bar"] if ((xs >= left) & (xs <= right)).any() else [])]
+    where = f" over {', '.join(places)}" if places else " in the middle of the board"
     hint = straighten_hint(covered, counts)
     return Refusal(
         "hand_over_board", f"something covers the board{where}: wait until it is clear{hint}", points

@@ -893,6 +893,18 @@ def test_something_covering_checkers_is_refused_with_a_hint_to_straighten_them()
     assert empty.refusal is not None and "straighten" not in empty.refusal.message
 
 
+def test_something_over_the_bar_is_refused_naming_the_bar() -> None:
+    """The refusal says where to look: over the bar (bench photo 277's
+    hand lay there), not "in the middle of the board"."""
+    calibration, layout, image = _game_frame("wood")
+    geometry = calibration.geometry
+    left, right = geometry.bar
+    middle = ((left + right) / 2, geometry.size[1] * 0.3)
+    over = read_board(_paint(image, geometry, middle, (0.8 * (right - left), 2.0 * geometry.pitch_px)), calibration)
+    assert over.refusal is not None and over.refusal.reason == "hand_over_board"
+    assert "over the bar" in over.refusal.message and "middle of the board" not in over.refusal.message
+
+
 def test_checkers_that_fit_loosely_but_look_nothing_like_the_bare_point_are_no_hand() -> None:
     """Checkers in odd light (at a corner, under a lamp) fit their look only
     loosely, past ``checker_fit_spreads``; where the bare point's look is
