@@ -122,6 +122,28 @@ def layer_rims(grads: tuple[FloatArray, FloatArray], geometry: BoardGeometry, ro
     return max((k for k in range(1, count) if rims[:k].min() >= LAYER_RISE * bare[k - 1]), default=0)
 
 
+def above_bare(strength: FloatArray, bare: npt.NDArray[np.bool_], groups: npt.NDArray[np.intp]) -> FloatArray:
+    """(2, 12, L) how far each slot's rim ``strength`` (2, 12, L) stands out
+    from the bare slots' of the same photo, as the logarithm of its ratio
+    to their median: of the ``bare`` slots (2, 12, L) in its group
+    (``groups`` (2, 12, L): slots alike when bare, the same slot of points
+    of one colour), or where fewer than :data:`MIN_REFERENCE` are, of every
+    bare slot as far from the edge; 0 where too few are bare there either.
+    Used where no calibration kept the bare rims (:mod:`vision.uncalibrated`)."""
+    out = np.zeros(strength.shape, np.float32)
+    logs = np.log(np.maximum(strength, 1e-3))
+    for slot in range(strength.shape[2]):
+        level, known, group = logs[:, :, slot], bare[:, :, slot], groups[:, :, slot]
+        if known.sum() < MIN_REFERENCE:
+            continue
+        fallback = float(np.median(level[known]))
+        for g in np.unique(group):
+            members = group == g
+            own = level[members & known]
+            out[:, :, slot][members] = level[members] - (np.median(own) if len(own) >= MIN_REFERENCE else fallback)
+    return out
+
+
 def bare_rims(strength: FloatArray, covered: npt.NDArray[np.bool_]) -> FloatArray:
     """(2, 12, L) the rim strength of every slot bare, from ``strength``
     (2, 12, L) of the starting position whose checkers stand on ``covered``

@@ -9,7 +9,10 @@ Nothing labels such a photo, but a board's structure does:
   rows, so a slot k of the top row and of the bottom row show the same
   part of the triangle);
 - a checker looks the same on whatever point and slot it stands;
-- checkers stand in a line from the edge, all of one colour on a point.
+- checkers stand in a line from the edge, all of one colour on a point;
+- a checker shows a round rim, a bare slot straight edges at most (its
+  triangle's sides): a slot's rim is measured against the bare slots of
+  its kind in the same photo (:func:`vision.rims.above_bare`).
 
 The checker pitch is found first, from the period of the lines of
 checkers (:func:`vision.features.line_pitch`). :func:`learn_layout` then
@@ -18,12 +21,17 @@ point takes the colour and count whose looks explain its slots best, then
 every look is the median of the slots that took it. Where a point colour
 looks like a checker (white checkers on white points, gold on gold), no
 look of its own may stand for it: the empty look of a slot is learned
-from the slots of its kind left empty. It starts from several guesses
+from the slots of its kind left empty, and the rims weigh in: from the
+second turn on, a layout pays for each checker it lays where no rim
+stands out and for each bare slot it leaves where one does
+(:data:`RIM_CHECKER`), against the bare slots of the turn before. It starts from several guesses
 (and again from each fit with every point colour's least checker-like
 slots as its empty looks, where checkers stand on most points of a colour
 at the edge) and keeps the fit that explains the photo best. A circle
-bigger than a checker over the board (a dice cup, a hand's palm) is
-refused before any of that (:func:`vision.refusal.check_cup`). Two
+bigger than a checker over the board (a dice cup, a hand's palm) and
+something crossing the board's frame (an arm reaching in,
+:func:`vision.refusal.check_frame_crossed`) are refused before any of
+that (:func:`vision.refusal.check_cup`). Two
 neighbouring slots that fit their looks far worse than the rest are
 something reaching in, and the photo is refused.
 :func:`read_with_corners` hands the layout found to the reader as if
@@ -33,22 +41,18 @@ itself, which reads the piles, the bar and how sure each point is.
 
 A reading that holds more checkers of a colour than a side has (B4) has
 something on the board, or counted a pile long, or read a point or two
-wrong: it is refused where something crosses the board's frame (an arm
-reaching in, :func:`vision.refusal.check_frame_crossed`) or where its
-piles leave more of the excess than misread points explain
-(``ReadConfig.extra_checkers``, as with a calibration) or the bar too
-seems to hold more of that side than the points leave room for (a hand
-over the bar and the points beside it), and where the layout that holds
-the checkers (below) still reads too many. Where the
+wrong: it is refused where its piles leave more of the excess than
+misread points explain (``ReadConfig.extra_checkers``, as with a
+calibration), and where the layout that holds the checkers (below)
+still reads too many. Where the
 reading is short of checkers a side cannot have borne off (B4, E1; most
 often a lone checker at the edge of a point of its own colour), or over
 them by its piles or a point or two, the layout that
 explains the photo best of those that hold them (a dynamic programme
 over every point's colours and counts, :func:`_balanced`) teaches the
 reader again, and points that still hold more than it lets them are cut
-to it (:func:`_trimmed`). A side still short has borne checkers off, or
-something hides them: the photo is refused where something crosses the
-frame. A point where the layout and the reading
+to it (:func:`_trimmed`). A side still short has borne checkers off (or
+something hides them that crosses no frame). A point where the layout and the reading
 disagree, or where another colour and count explains it nearly as well,
 is not read surely; nor is any point where a side seems short of
 checkers it cannot have borne off (a bar that seemed to hold more of a
@@ -79,11 +83,12 @@ from vision.colours import (
     template_distance,
 )
 from vision.errors import CalibrationError
-from vision.features import SlotFeatures, measure
+from vision.features import SlotFeatures, measure, to_lab
 from vision.geometry import BoardGeometry, Image, rectify
 from vision.layout import Layout
 from vision.read import ReadConfig, Reading, bearing_off, point_name, read_rectified, refused_reading
 from vision.refusal import Refusal, RefusalConfig, check_cup, check_frame_crossed, check_occlusion
+from vision.rims import above_bare, gradients, rim_strength
 
 FloatArray = npt.NDArray[np.float32]
 Counts = npt.NDArray[np.int64]
@@ -105,6 +110,18 @@ DOUBT_CONFIDENCE = 0.5
 #: photo shows of checkers or points; two side by side are something
 #: reaching in (a hand, an arm, a dice cup).
 MISFIT = 5.0
+#: A checker's rim stands out from the bare slots' of its kind
+#: (:func:`vision.rims.above_bare`) at least this many times over, and a
+#: bare slot's no more than ``RIM_BARE`` times: a layout that gives a slot
+#: a look its rim speaks against pays ``RIM_WEIGHT`` mean slot distances
+#: for each unit of the logarithm it falls short or goes over, up to
+#: ``RIM_CAP`` units. (Bench photos: the rim of a checker read by its look
+#: stands out 5 times over in half of them and less than twice in one in
+#: ten; a bare point's wide base read as a checker, 0.7 times in half.)
+RIM_CHECKER = 2.0
+RIM_BARE = 3.0
+RIM_WEIGHT = 2.0
+RIM_CAP = 2.0
 
 
 @dataclass(frozen=True)
@@ -140,31 +157,69 @@ def _groups(slots: int) -> npt.NDArray[np.intp]:
     return np.asarray(point_kind()[:, :, None] * slots + np.arange(slots)[None, None, :], np.intp)
 
 
+def _bare(counts: Counts, slots: int) -> npt.NDArray[np.bool_]:
+    """(2, 12, slots) the slots ``counts`` leaves empty, save the one just
+    past each line (it shows that line's side and shadow) and those past
+    a full line (its pile lies there as it will)."""
+    k = np.arange(slots)[None, None, :]
+    n = np.abs(counts)[:, :, None]
+    return np.asarray((_states(counts, slots) == EMPTY) & ~((k == n) & (n > 0)), np.bool_)
+
+
+def _rim_costs(
+    rims: FloatArray, counts: Counts, groups: npt.NDArray[np.intp], scale: float
+) -> tuple[FloatArray, FloatArray]:
+    """(2, 12, S) each: what a checker's look and an empty look cost at
+    every slot besides the looks' distances, from the
+    slots' rim strength (2, 12, L) against that of the slots ``counts``
+    leaves bare (see :data:`RIM_CHECKER`; ``scale``: the mean distance of
+    a slot from its look). A photo's own bare slots are the measure: no
+    calibration kept them."""
+    slots, reach = groups.shape[2], rims.shape[2]
+    rise = above_bare(rims, _bare(counts, slots)[:, :, :reach], groups[:, :, :reach])
+    checker = np.zeros(groups.shape, np.float32)
+    empty = np.zeros(groups.shape, np.float32)
+    checker[:, :, :reach] = scale * RIM_WEIGHT * np.clip(np.log(RIM_CHECKER) - rise, 0, RIM_CAP)
+    empty[:, :, :reach] = scale * RIM_WEIGHT * np.clip(rise - np.log(RIM_BARE), 0, RIM_CAP)
+    return checker, empty
+
+
 def _distances(
-    patches: FloatArray, checkers: tuple[FloatArray, FloatArray], empty: FloatArray, groups: npt.NDArray[np.intp]
+    patches: FloatArray,
+    checkers: tuple[FloatArray, FloatArray],
+    empty: FloatArray,
+    groups: npt.NDArray[np.intp],
+    rim_costs: tuple[FloatArray, FloatArray] | None,
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """Every slot's distance (2, 12, S, 2) from the two checker looks, and
     (2, 12, S) from its empty look: over the disc, and over its far half
     alone, as the slot just past a line is judged (the line's last checker
-    casts its shadow and shows its side over the near half)."""
+    casts its shadow and shows its side over the near half); with
+    ``rim_costs`` (:func:`_rim_costs`) added to the first two."""
     looks = empty[groups]
+    to_checker, to_empty = rim_costs if rim_costs is not None else (np.zeros(groups.shape, np.float32),) * 2
     return (
-        np.stack([template_distance(patches, look) for look in checkers], axis=-1),
-        template_distance(patches, looks),
+        np.stack([template_distance(patches, look) for look in checkers], axis=-1) + to_checker[..., None],
+        template_distance(patches, looks) + to_empty,
         template_distance(patches, looks, weights=FAR_HALF),
     )
 
 
 def _option_costs(
-    patches: FloatArray, checkers: tuple[FloatArray, FloatArray], empty: FloatArray, groups: npt.NDArray[np.intp]
+    patches: FloatArray,
+    checkers: tuple[FloatArray, FloatArray],
+    empty: FloatArray,
+    groups: npt.NDArray[np.intp],
+    rim_costs: tuple[FloatArray, FloatArray] | None = None,
 ) -> FloatArray:
     """(2, 12, len(OPTIONS)) the cost of each of :data:`OPTIONS` at every
     point: the sum of its slots' distances from the looks it gives them
-    (:func:`_distances`); inf for a line longer than a point has slots.
+    (:func:`_distances`, with ``rim_costs``); inf for a line longer than a
+    point has slots.
     Past a full line, a slot is either empty or a checker of the line's
     pile."""
     slots = patches.shape[2]
-    to_checker, to_empty, to_empty_far = _distances(patches, checkers, empty, groups)
+    to_checker, to_empty, to_empty_far = _distances(patches, checkers, empty, groups, rim_costs)
     before = np.concatenate([np.zeros((2, 12, 1, 2), np.float32), np.cumsum(to_checker, axis=2)], axis=2)
     after = np.concatenate([np.cumsum(to_empty[:, :, ::-1], axis=2)[:, :, ::-1], np.zeros((2, 12, 1), np.float32)], 2)
     costs = np.full((2, 12, len(OPTIONS)), np.inf, np.float32)
@@ -184,12 +239,16 @@ def _option_costs(
 
 
 def _assign(
-    patches: FloatArray, checkers: tuple[FloatArray, FloatArray], empty: FloatArray, groups: npt.NDArray[np.intp]
+    patches: FloatArray,
+    checkers: tuple[FloatArray, FloatArray],
+    empty: FloatArray,
+    groups: npt.NDArray[np.intp],
+    rim_costs: tuple[FloatArray, FloatArray] | None = None,
 ) -> tuple[Counts, FloatArray]:
     """Each point's colour and count (2, 12) (+ the first checker look, - the
     second) whose looks explain its slots best (:func:`_option_costs`), and
     that cost (2, 12)."""
-    costs = _option_costs(patches, checkers, empty, groups)
+    costs = _option_costs(patches, checkers, empty, groups, rim_costs)
     return np.asarray(OPTIONS[np.argmin(costs, axis=2)], np.int64), costs.min(axis=2)
 
 
@@ -202,7 +261,7 @@ def _slot_costs(
 ) -> FloatArray:
     """(2, 12, S) each slot's distance from the look ``counts`` gives it, as
     :func:`_assign` weighs it; 0 past a full line."""
-    to_checker, to_empty, to_empty_far = _distances(patches, checkers, empty, groups)
+    to_checker, to_empty, to_empty_far = _distances(patches, checkers, empty, groups, None)
     k = np.arange(patches.shape[2])[None, None, :]
     n = np.abs(counts)[:, :, None]
     own = np.where(counts[:, :, None] > 0, to_checker[..., 0], to_checker[..., 1])
@@ -230,15 +289,13 @@ def _relearn(
     """The looks as the medians of the slots ``counts`` gives them; a look no
     slot takes stays as it was. The slot just past a line shows that line's
     shadow, and past a full line its pile: neither teaches an empty look."""
-    k = np.arange(patches.shape[2])[None, None, :]
-    n = np.abs(counts)[:, :, None]
     state = _states(counts, patches.shape[2])
     learned = []
     for code, look in zip((1, 2), checkers, strict=True):
         taken = patches[state == code]
         learned.append(np.median(taken, axis=0).astype(np.float32) if len(taken) else look)
     empty = empty.copy()
-    bare = (state == EMPTY) & ~((k == n) & (n > 0))
+    bare = _bare(counts, patches.shape[2])
     for group in range(len(empty)):
         taken = patches[bare & (groups == group)]
         if len(taken):
@@ -273,13 +330,18 @@ def _fit(
     groups: npt.NDArray[np.intp],
     checkers: tuple[FloatArray, FloatArray],
     empty: FloatArray,
+    rims: FloatArray,
 ) -> tuple[float, Counts, tuple[FloatArray, FloatArray], FloatArray]:
     """Assign and relearn by turns from these looks until nothing changes:
-    the mean cost per slot, the counts and the looks learned."""
+    the mean cost per slot, the counts and the looks learned. Past the
+    first turn the slots' ``rims`` (2, 12, L) weigh in too,
+    against the bare slots of the layout the turn before found
+    (:func:`_rim_costs`)."""
     counts, cost = _assign(patches, checkers, empty, groups)
     for _ in range(TURNS):
         checkers, empty = _relearn(patches, counts, groups, checkers, empty)
-        again, cost = _assign(patches, checkers, empty, groups)
+        rim_costs = _rim_costs(rims, counts, groups, float(cost.mean()) / patches.shape[2])
+        again, cost = _assign(patches, checkers, empty, groups, rim_costs)
         if (again == counts).all():
             break
         counts = again
@@ -300,22 +362,23 @@ def _least_like(
     return empty
 
 
-def learn_layout(features: SlotFeatures) -> Learned:
+def learn_layout(features: SlotFeatures, rims: FloatArray) -> Learned:
     """The layout (and how well it explains the photo) that the board's
-    structure fits best to ``features`` of a board never calibrated (see
-    the module's docstring): from each of the first guesses (:func:`_start`),
-    and again from the checker looks found with each point colour's least
-    checker-like slots as its empty looks; the fit that explains the
-    slots best wins."""
+    structure fits best to ``features`` and the rim strength ``rims`` (2,
+    12, L; :func:`vision.rims.rim_strength`) of a board never calibrated
+    (see the module's docstring): from each of the first guesses
+    (:func:`_start`), and again from the checker looks found with each
+    point colour's least checker-like slots as its empty looks; the fit
+    that explains the slots best wins."""
     patches = features.patches
     groups = _groups(patches.shape[2])
     fits = []
     for percentile in STARTS:
-        fit = _fit(patches, groups, *_start(patches, groups, percentile))
-        fits += [fit, _fit(patches, groups, fit[2], _least_like(patches, groups, fit[2]))]
+        fit = _fit(patches, groups, *_start(patches, groups, percentile), rims)
+        fits += [fit, _fit(patches, groups, fit[2], _least_like(patches, groups, fit[2]), rims)]
     mean, counts, checkers, empty = min(fits, key=lambda f: f[0])
     misfit = _slot_costs(patches, counts, checkers, empty, groups) / max(mean, 1e-6)
-    costs = _option_costs(patches, checkers, empty, groups)
+    costs = _option_costs(patches, checkers, empty, groups, _rim_costs(rims, counts, groups, mean))
     first, second = checkers
     sign = -1 if (second[..., 0] * DISC).sum() > (first[..., 0] * DISC).sum() else 1
     return Learned(counts * sign, mean, costs, OPTIONS * sign, misfit)
@@ -518,10 +581,13 @@ def read_with_corners(image: Image, geometry: BoardGeometry, *, config: ReadConf
     rectified = rectify(image, geometry)
     # a circle bigger than a checker: a dice cup (or a hand's palm); a board of one's own is calibrated
     refusal = check_cup(rectified, geometry, reference={}, config=RefusalConfig())
+    if refusal is None:  # an arm reaching in over the frame
+        refusal = check_frame_crossed(image, geometry, config=RefusalConfig())
     if refusal is not None:
         return refused_reading(refusal, geometry, rectified)
-    features = measure(rectified, geometry)
-    learned = learn_layout(features)
+    lab = to_lab(rectified)
+    features = measure(rectified, geometry, lab=lab)
+    learned = learn_layout(features, rim_strength(gradients(rectified, lab=lab), geometry))
     refusal = check_occlusion(
         learned.misfit > MISFIT,
         learned.counts,
@@ -550,14 +616,9 @@ def read_with_corners(image: Image, geometry: BoardGeometry, *, config: ReadConf
     if max(sides) > config.checkers:
         # more checkers than a side has (B4): something lies on the board, unless its piles were counted
         # long or a point or two misread (the layout that holds them is tried below)
-        refusal = check_frame_crossed(image, geometry, config=RefusalConfig())
         beyond = np.array(sides) - config.checkers - _piled(reading.counts)
-        # past a misread point or two; or over on the points with a bar fuller than the room they leave that
-        # side as well, which a hand over the bar and the points beside it is, and no misread point
-        if refusal is None and (beyond.max() > config.extra_checkers or ((beyond > 0) & reading.bar_full).any()):
-            refusal = _too_many(sides, config)
-        if refusal is not None:
-            return refused_reading(refusal, geometry, rectified)
+        if beyond.max() > config.extra_checkers:  # past a misread point or two
+            return refused_reading(_too_many(sides, config), geometry, rectified)
         misread = bool(beyond.max() > 0)
     reading, model, found = _rebalanced(rectified, geometry, features, learned, reading, model, config)
     if max(_sides(reading)) > config.checkers:
@@ -567,11 +628,6 @@ def read_with_corners(image: Image, geometry: BoardGeometry, *, config: ReadConf
         # too many checkers, and, held to a side's, too few save on a bar that seemed to hold too many:
         # no misread point does both, something over the board does
         return refused_reading(_too_many(sides, config), geometry, rectified)
-    if min(_sides(reading)) < config.checkers:
-        # a side short of checkers has borne them off, or something hides them
-        refusal = check_frame_crossed(image, geometry, config=RefusalConfig())
-        if refusal is not None:
-            return refused_reading(refusal, geometry, rectified)
     seen = np.minimum(np.abs(reading.counts), LINE) * np.sign(reading.counts)
     doubt = (seen != found) | (learned.margin(found) < MARGIN) | missing
     # checkers about equally bright (red and blue) are named light and dark
