@@ -83,7 +83,7 @@ from vision.colours import (
     template_distance,
 )
 from vision.errors import CalibrationError
-from vision.features import SlotFeatures, measure, to_lab
+from vision.features import JUNCTIONS, SlotFeatures, measure, to_lab
 from vision.geometry import BoardGeometry, Image, rectify
 from vision.layout import Layout
 from vision.read import ReadConfig, Reading, bearing_off, point_name, read_rectified, refused_reading
@@ -541,7 +541,11 @@ def _rebalanced(
     cut to that layout where they hold too many (:func:`_trimmed`), if
     that reading holds each side's checkers and keeps all the first one
     saw of a side it did not see too many of: the reading, its model and
-    the layout it was taught by."""
+    the layout it was taught by. Where the first saw too many of a side,
+    the reading again may still miss a few checkers (no more than a
+    layer on a line holds, ``JUNCTIONS``: a line on a point of its own
+    colour read short), filled in unsurely afterwards; missing more, some
+    of what the first saw was something over the board."""
     balanced = _balanced(learned, reading, config.checkers)
     if balanced is None:
         return reading, model, learned.counts
@@ -554,7 +558,10 @@ def _rebalanced(
     again = _trimmed(again, balanced, config.checkers)
     first, held = _sides(reading), _sides(again)
     kept = all(b >= a or a > config.checkers for a, b in zip(first, held, strict=True))
-    if again.refusal is None and kept and max(held) <= config.checkers and not _missing_some(again, config):
+    missing = _missing_some(again, config)
+    if missing and max(first) > config.checkers:
+        missing = config.checkers - min(held) > JUNCTIONS
+    if again.refusal is None and kept and max(held) <= config.checkers and not missing:
         return again, retaught, balanced
     return reading, model, learned.counts
 
