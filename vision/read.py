@@ -884,9 +884,18 @@ def read_rectified(
         )
         loose |= unsure
     confidence = np.where(loose, np.minimum(confidence, config.loose_confidence), confidence).astype(np.float32)
-    if hold and _held(counts, confidence, prob, pile_confidence, bar, off, config=config, calibrated=calibrated).any():
-        # what the points leave the bar has changed
-        bar = _read_bar(features, model, _room(_per_colour(counts), borne_off, config=config), config=config)
+    if hold:
+        _, bar = _held(
+            counts,
+            confidence,
+            prob,
+            pile_confidence,
+            bar,
+            off,
+            functools.partial(_read_bar, features, model, config=config),
+            config=config,
+            calibrated=calibrated,
+        )
     uncertain = [point_name(r, c) for r in range(2) for c in range(12) if confidence[r, c] < config.confident]
     if bar.confidence < config.confident:
         uncertain.append("bar")
@@ -943,12 +952,14 @@ def _held(
     pile_confidence: FloatArray,
     bar: _Bar,
     off: Off | None,
+    reread: Callable[[dict[int, int]], _Bar],
     *,
     config: ReadConfig,
     calibrated: bool,
-) -> npt.NDArray[np.bool_]:
+) -> tuple[npt.NDArray[np.bool_], _Bar]:
     """Count ``counts`` (2, 12) in place as a side's checkers must be (B4),
-    and return the points (2, 12) recounted.
+    and return the points (2, 12) recounted and the bar as the points then
+    leave it room (``reread``: the bar read with a room, colour -> checkers).
 
     The points, the bar (the checkers counted there, and those past the
     room the points left that look nothing like the empty bar: a shadow on
@@ -956,66 +967,107 @@ def _held(
     than ``config.checkers``; or, where ``calibrated``, fewer, by no more
     than a layer on a line holds (``JUNCTIONS``), of a side that cannot
     have borne off (the tray counted surely, or :func:`bearing_off`). Then
-    one point of that colour not read surely holds as many fewer or more:
-    of those that can hold the whole difference (a pile counted less
-    surely than ``config.pile_known``, no shorter than its line; where
-    ``calibrated``, a line too, no longer than ``LINE``), the one the photo
-    speaks against least, if by no more than ``config.recount_evidence``
-    log-odds and by ``config.recount_margin`` less than against any other:
-    a pile by ``config.pile_miscount_odds``, a line by how much likelier
-    each slot it gains or loses is as read than otherwise (``prob`` (2, 12,
-    S, 3)). (Of many empty points, one is likely to look a little like a
-    checker; two piles counted unsurely are as likely wrong.) Where none
-    can, the one that holds most of it, on the same terms. Without a
-    calibration's empty looks (a line's slots tell little there), only a
-    pile is cut, and not where a line of that colour is read less surely
-    than ``config.recount_doubt``: the checker too many may be there
-    (:mod:`vision.uncalibrated` balances the side by the layout it
-    learned).
+    a point of that colour not read surely holds fewer or more
+    (:func:`_recount`) and the bar is read again with the room that
+    leaves. A side that holds more is recounted so, a point once each,
+    while it still does (a phantom line at a corner and a lone one
+    elsewhere); one that holds fewer, once (it may have borne off after
+    all, with a checker hit since: E1).
 
     A point recounted keeps its confidence (below ``config.confident``)."""
     recounted = np.zeros((2, 12), np.bool_)
-    borne_off = _borne_off(off)
     odds = np.log(np.clip(prob, 1e-4, 1.0))
-    for colour, sign in ((LIGHT, 1), (DARK, -1)):
-        mine = counts * sign
-        on_bar = (bar.light if colour == LIGHT else bar.dark) + bar.beyond[colour]
-        excess = int(mine[mine > 0].sum()) + on_bar + borne_off[colour] - config.checkers
-        lines = (mine >= 0) & (mine <= LINE) & (confidence < config.confident) & calibrated
-        if excess > 0:
-            if not calibrated and ((mine > 0) & (mine <= LINE) & (confidence < config.recount_doubt)).any():
-                continue
-            piles = mine > LINE
-            lines &= mine > 0
-        else:
-            tray_sure = off is not None and (off.light_sure if colour == LIGHT else off.dark_sure)
-            short = -JUNCTIONS <= excess < 0 and (tray_sure or not bearing_off(counts, sign, on_bar))
-            if not (calibrated and short):
-                continue
-            piles = mine >= LINE
-            lines &= mine < LINE
-        piles &= pile_confidence < config.pile_known
-        gain = -1 if excess > 0 else 1  # the point recounted holds fewer, or more
-        options = []
-        for row, col in np.argwhere(piles | lines):
-            held = int(mine[row, col])
-            if piles[row, col]:
-                change = min(excess, held - LINE) if excess > 0 else -excess
-                options.append((-change, config.pile_miscount_odds, row, col))
-                continue
-            change = min(excess, held) if excess > 0 else min(-excess, LINE - held)
-            slots = odds[row, col, held - change : held] if excess > 0 else odds[row, col, held : held + change]
-            against = -gain * float((slots[:, colour] - slots[:, EMPTY]).sum())
-            options.append((-change, against, row, col))
-        if not options:
-            continue
-        options.sort()
-        most, against, row, col = options[0]
-        rival = next((other for change, other, *_ in options[1:] if change == most), np.inf)
-        if against <= config.recount_evidence and rival - against >= config.recount_margin:
-            counts[row, col] += sign * gain * -most
+    for colour in (LIGHT, DARK):
+        for _ in range(counts.size):
+            args = (counts, confidence, odds, pile_confidence, bar, off, colour, recounted)
+            change = _recount(*args, config=config, calibrated=calibrated)
+            if change is None:
+                break
+            row, col, by = change
+            counts[row, col] += by
             recounted[row, col] = True
-    return recounted
+            bar = reread(_room(_per_colour(counts), _borne_off(off), config=config))
+            if by * (1 if colour == LIGHT else -1) > 0:  # the side held fewer
+                break
+    return recounted, bar
+
+
+def _recount(
+    counts: npt.NDArray[np.int64],
+    confidence: FloatArray,
+    odds: FloatArray,
+    pile_confidence: FloatArray,
+    bar: _Bar,
+    off: Off | None,
+    colour: int,
+    recounted: npt.NDArray[np.bool_],
+    *,
+    config: ReadConfig,
+    calibrated: bool,
+) -> tuple[int, int, int] | None:
+    """One point of ``colour`` to count otherwise where its side seems to
+    hold more or fewer checkers than it has (see :func:`_held`), as (row,
+    col, the checkers it gains (+ light, - dark)), or None.
+
+    Of the points not ``recounted`` yet that can hold some of the
+    difference (a pile counted less surely than ``config.pile_known``, no
+    shorter than its line; where ``calibrated``, a line too, no longer than
+    ``LINE``), the one that holds the most of it (where the side holds
+    more, of those the photo speaks against by no more than
+    ``config.recount_evidence`` log-odds), if the photo speaks against it
+    by no more than that and by ``config.recount_margin`` less than
+    against any other that holds as much: a pile by
+    ``config.pile_miscount_odds``, a line by how much likelier each slot it
+    gains or loses is as read than otherwise (``odds`` (2, 12, S, 3), the
+    slots' log-probabilities). (Of many empty points, one is likely to look
+    a little like a checker; two piles counted unsurely are as likely
+    wrong.) Without a calibration's empty looks (a line's slots tell little
+    there), only a pile is cut, and not where a line of that colour is read
+    less surely than ``config.recount_doubt``: the checker too many may be
+    there (:mod:`vision.uncalibrated` balances the side by the layout it
+    learned)."""
+    sign = 1 if colour == LIGHT else -1
+    mine = counts * sign
+    on_bar = (bar.light if colour == LIGHT else bar.dark) + bar.beyond[colour]
+    borne_off = _borne_off(off)[colour]
+    excess = int(mine[mine > 0].sum()) + on_bar + borne_off - config.checkers
+    lines = (mine >= 0) & (mine <= LINE) & (confidence < config.confident) & calibrated
+    if excess > 0:
+        if not calibrated and ((mine > 0) & (mine <= LINE) & (confidence < config.recount_doubt)).any():
+            return None
+        piles = mine > LINE
+        lines &= mine > 0
+    else:
+        tray_sure = off is not None and (off.light_sure if colour == LIGHT else off.dark_sure)
+        short = -JUNCTIONS <= excess < 0 and (tray_sure or not bearing_off(counts, sign, on_bar))
+        if not (calibrated and short):
+            return None
+        piles = mine >= LINE
+        lines &= mine < LINE
+    piles &= pile_confidence < config.pile_known
+    gain = -1 if excess > 0 else 1  # the point recounted holds fewer, or more
+    options = []
+    for row, col in np.argwhere((piles | lines) & ~recounted):
+        held = int(mine[row, col])
+        if piles[row, col]:
+            change = min(excess, held - LINE) if excess > 0 else -excess
+            options.append((-change, config.pile_miscount_odds, int(row), int(col)))
+            continue
+        change = min(excess, held) if excess > 0 else min(-excess, LINE - held)
+        slots = odds[row, col, held - change : held] if excess > 0 else odds[row, col, held : held + change]
+        against = -gain * float((slots[:, colour] - slots[:, EMPTY]).sum())
+        options.append((-change, against, int(row), int(col)))
+    options.sort()
+    for most, against, row, col in options:
+        if against > config.recount_evidence and excess > 0:
+            continue  # more may be explained by a point that holds less of it
+        if against > config.recount_evidence:
+            return None
+        rival = min((o for c, o, r, k in options if c == most and (r, k) != (row, col)), default=np.inf)
+        if rival - against >= config.recount_margin:
+            return row, col, sign * gain * -most
+        return None
+    return None
 
 
 def _check_too_many(on_points: dict[int, int], bar: _Bar, *, config: ReadConfig) -> Refusal | None:

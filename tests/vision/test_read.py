@@ -323,7 +323,9 @@ def test_a_point_read_unsurely_is_recounted_where_a_side_seems_to_have_more_or_f
     ) -> np.ndarray:
         seen = counts.copy()
         prob = _slot_prob(counts) if prob is None else prob
-        changed = _held(seen, confidence, prob, piles, bar, off, config=config, calibrated=calibrated)
+        changed, _ = _held(
+            seen, confidence, prob, piles, bar, off, lambda room: bar, config=config, calibrated=calibrated
+        )
         assert (seen[changed] != counts[changed]).all() and (seen[~changed] == counts[~changed]).all()
         return seen
 
@@ -403,6 +405,43 @@ def test_a_point_read_unsurely_is_recounted_where_a_side_seems_to_have_more_or_f
     two[0, 6], two[0, 11] = -6, -8  # dark: 17, the pile of six cannot give up two
     seen = recounted(counts=two, piles=unsure_piles)
     assert (int(seen[0, 6]), int(seen[0, 11])) == (-6, -6)
+
+
+def test_a_side_seen_over_by_two_misread_points_has_each_recounted_and_the_bar_read_again_between_b4() -> None:
+    """B4, one point at a time: dark seems to hold three too many, a faint
+    line of two (a corner's shadow) and a faint lone checker, neither
+    holding the whole difference: each is recounted in turn. And where a
+    dark checker on the bar was past the room the points left, the bar is
+    read again once the faint line is recounted, and holds it; the lone
+    checker, likelier a checker now, is left as read."""
+    config = ReadConfig()
+    counts = np.zeros((2, 12), np.int64)
+    counts[0, [5, 7, 10]] = -5, -5, -2  # the line of two on top 11 is the faint one
+    counts[1, [2, 5]] = -1, -5  # the lone one on bottom 3 ...
+    counts[1, [9, 10, 11]] = 5, 5, 5
+    confidence = np.full((2, 12), 0.95, np.float32)
+    confidence[0, 10] = confidence[1, 2] = 0.5
+    prob = _slot_prob(counts)
+    prob[0, 10, :2] = (0.6, 0.0, 0.4)
+    prob[1, 2, 0] = (0.6, 0.0, 0.4)  # ... faint too
+    piles = np.full((2, 12), 0.95, np.float32)
+    clear = _Bar(light=0, dark=0, confidence=1.0, centres=np.zeros(8, np.int8), past={1: 0, 2: 0}, beyond={1: 0, 2: 0})
+    seen = counts.copy()
+    changed, _ = _held(seen, confidence, prob, piles, clear, None, lambda room: clear, config=config, calibrated=True)
+    assert (int(seen[0, 10]), int(seen[1, 2])) == (0, 0) and int(changed.sum()) == 2
+
+    counts[1, 5] = -3  # dark: 13 surely, the faint two, the lone one (now likelier a checker) and one on the bar
+    prob = _slot_prob(counts)
+    prob[0, 10, :2] = (0.6, 0.0, 0.4)
+    prob[1, 2, 0] = (0.3, 0.0, 0.7)
+    full = replace(clear, past={1: 0, 2: 1}, beyond={1: 0, 2: 1})
+
+    def bar(room: dict[int, int]) -> _Bar:
+        return full if room[DARK] < 1 else replace(clear, dark=1)
+
+    seen = counts.copy()
+    _, read_again = _held(seen, confidence, prob, piles, full, None, bar, config=config, calibrated=True)
+    assert (int(seen[0, 10]), int(seen[1, 2])) == (0, -1) and read_again.dark == 1
 
 
 def test_piles_laid_on_the_line_are_counted() -> None:
