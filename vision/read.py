@@ -1058,16 +1058,13 @@ def _recount(
         against = -gain * float((slots[:, colour] - slots[:, EMPTY]).sum())
         options.append((-change, against, int(row), int(col)))
     options.sort()
-    for most, against, row, col in options:
-        if against > config.recount_evidence and excess > 0:
-            continue  # more may be explained by a point that holds less of it
-        if against > config.recount_evidence:
-            return None
-        rival = min((o for c, o, r, k in options if c == most and (r, k) != (row, col)), default=np.inf)
-        if rival - against >= config.recount_margin:
-            return row, col, sign * gain * -most
+    if excess > 0:  # a point the photo speaks against too much leaves the difference to one that holds less of it
+        options = [option for option in options if option[1] <= config.recount_evidence]
+    if not options or options[0][1] > config.recount_evidence:
         return None
-    return None
+    most, against, row, col = options[0]
+    rival = min((o for c, o, r, k in options if c == most and (r, k) != (row, col)), default=np.inf)
+    return (row, col, sign * gain * -most) if rival - against >= config.recount_margin else None
 
 
 def _check_too_many(on_points: dict[int, int], bar: _Bar, *, config: ReadConfig) -> Refusal | None:

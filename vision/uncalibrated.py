@@ -16,51 +16,50 @@ Nothing labels such a photo, but a board's structure does:
 
 The checker pitch is found first, from the period of the lines of
 checkers (:func:`vision.features.line_pitch`). :func:`learn_layout` then
-fits that structure to the slots as k-means fits clusters, by turns: each
-point takes the colour and count whose looks explain its slots best, then
-every look is the median of the slots that took it. Where a point colour
-looks like a checker (white checkers on white points, gold on gold), no
-look of its own may stand for it: the empty look of a slot is learned
-from the slots of its kind left empty, and the rims weigh in: from the
-second turn on, a layout pays for each checker it lays where no rim
-stands out and for each bare slot it leaves where one does
-(:data:`RIM_CHECKER`), against the bare slots of the turn before. It starts from several guesses
-(and again from each fit with every point colour's least checker-like
-slots as its empty looks, where checkers stand on most points of a colour
-at the edge) and keeps the fit that explains the photo best. A circle
-bigger than a checker over the board (a dice cup, a hand's palm) and
-something crossing the board's frame (an arm reaching in,
-:func:`vision.refusal.check_frame_crossed`) are refused before any of
-that (:func:`vision.refusal.check_cup`). Two
-neighbouring slots that fit their looks far worse than the rest are
-something reaching in, and the photo is refused.
-:func:`read_with_corners` hands the layout found to the reader as if
-it were a calibration's (:func:`vision.colours.learn_from_layout`), with
-every empty look borrowed from another point so that no slot confirms
-itself, which reads the piles, the bar and how sure each point is.
+fits that structure to the slots as k-means fits clusters, by turns:
+each point takes the colour and count whose looks explain its slots
+best, then every look is the median of the slots that took it. Where a
+point colour looks like a checker (white checkers on white points, gold
+on gold), no look of its own may stand for it: the empty look of a slot
+is learned from the slots of its kind left empty, and the rims weigh in:
+from the second turn on, a layout pays for each checker it lays where no
+rim stands out and for each bare slot it leaves where one does
+(:data:`RIM_CHECKER`), against the bare slots of the turn before. It
+starts from several guesses (and again from each fit with every point
+colour's least checker-like slots as its empty looks, where checkers
+stand on most points of a colour at the edge) and keeps the fit that
+explains the photo best. A circle bigger than a checker over the board
+(a dice cup, a hand's palm) and something crossing the board's frame (an
+arm reaching in, :func:`vision.refusal.check_frame_crossed`) are refused
+before any of that (:func:`vision.refusal.check_cup`). Two neighbouring
+slots that fit their looks far worse than the rest are something
+reaching in, and the photo is refused. :func:`read_with_corners` hands
+the layout found to the reader as if it were a calibration's
+(:func:`vision.colours.learn_from_layout`), with every empty look
+borrowed from another point so that no slot confirms itself, which reads
+the piles, the bar and how sure each point is.
 
 A reading that holds more checkers of a colour than a side has (B4) has
 something on the board, or counted a pile long, or read a point or two
 wrong: it is refused where its piles leave more of the excess than
 misread points explain (``ReadConfig.extra_checkers``, as with a
-calibration), and where the layout that holds the checkers (below)
-still reads too many. Where the
-reading is short of checkers a side cannot have borne off (B4, E1; most
-often a lone checker at the edge of a point of its own colour), or over
-them by its piles or a point or two, the layout that
-explains the photo best of those that hold them (a dynamic programme
-over every point's colours and counts, :func:`_balanced`) teaches the
-reader again, and points that still hold more than it lets them are cut
-to it (:func:`_trimmed`). A side still short has borne checkers off (or
-something hides them that crosses no frame). A point where the layout and the reading
-disagree, or where another colour and count explains it nearly as well,
-is not read surely; nor is any point where a side seems short of
-checkers it cannot have borne off (a bar that seemed to hold more of a
-side than it has counts none of it), nor any checker's colour where both
-kinds are about equally bright (which is light, only a calibration
-knows). A reading still short of checkers reports, unsurely, the layout
-that holds them (white checkers lined up on a white point, most often).
-"""
+calibration), and where the layout that holds the checkers (below) still
+reads too many. Where the reading is short of checkers a side cannot
+have borne off (B4, E1; most often a lone checker at the edge of a point
+of its own colour), or over them by its piles or a point or two, the
+layout that explains the photo best of those that hold them (a dynamic
+programme over every point's colours and counts, :func:`_balanced`)
+teaches the reader again, and points that still hold more than it lets
+them are cut to it (:func:`_trimmed`). A side still short has borne
+checkers off (or something that crosses no frame hides them). A point
+where the layout and the reading disagree, or where another colour and
+count explains it nearly as well, is not read surely; nor is any point
+where a side seems short of checkers it cannot have borne off (a bar
+that seemed to hold more of a side than it has counts none of it), nor
+any checker's colour where both kinds are about equally bright (which is
+light, only a calibration knows). A reading still short of checkers
+reports, unsurely, the layout that holds them (white checkers lined up
+on a white point, most often)."""
 
 from __future__ import annotations
 
@@ -170,11 +169,11 @@ def _rim_costs(
     rims: FloatArray, counts: Counts, groups: npt.NDArray[np.intp], scale: float
 ) -> tuple[FloatArray, FloatArray]:
     """(2, 12, S) each: what a checker's look and an empty look cost at
-    every slot besides the looks' distances, from the
-    slots' rim strength (2, 12, L) against that of the slots ``counts``
-    leaves bare (see :data:`RIM_CHECKER`; ``scale``: the mean distance of
-    a slot from its look). A photo's own bare slots are the measure: no
-    calibration kept them."""
+    every slot besides the looks' distances, from the slots' rim strength
+    (2, 12, L) against that of the slots ``counts`` leaves bare (see
+    :data:`RIM_CHECKER`; ``scale``: the mean distance of a slot from its
+    look). A photo's own bare slots are the measure: no calibration kept
+    them."""
     slots, reach = groups.shape[2], rims.shape[2]
     rise = above_bare(rims, _bare(counts, slots)[:, :, :reach], groups[:, :, :reach])
     checker = np.zeros(groups.shape, np.float32)
