@@ -1058,11 +1058,12 @@ def _recount(
         against = -gain * float((slots[:, colour] - slots[:, EMPTY]).sum())
         options.append((-change, against, int(row), int(col)))
     options.sort()
-    if excess > 0:  # a point the photo speaks against too much leaves the difference to one that holds less of it
-        options = [option for option in options if option[1] <= config.recount_evidence]
-    if not options or options[0][1] > config.recount_evidence:
+    # where the side holds more, a point the photo speaks against too much
+    # leaves the difference to one that holds less of it
+    allowed = [option for option in options if option[1] <= config.recount_evidence] if excess > 0 else options[:1]
+    if not allowed or allowed[0][1] > config.recount_evidence:
         return None
-    most, against, row, col = options[0]
+    most, against, row, col = allowed[0]
     rival = min((o for c, o, r, k in options if c == most and (r, k) != (row, col)), default=np.inf)
     return (row, col, sign * gain * -most) if rival - against >= config.recount_margin else None
 
