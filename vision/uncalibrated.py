@@ -48,8 +48,9 @@ reads too many. Where the reading is short of checkers a side cannot
 have borne off (B4, E1; most often a lone checker at the edge of a point
 of its own colour), or over them by its piles or a point or two, the
 layout that explains the photo best of those that hold them (a dynamic
-programme over every point's colours and counts, :func:`_balanced`)
-teaches the reader again, and points that still hold more than it lets
+programme over every point's colours and counts, :func:`_balanced`; a
+short side's full line not counted surely may hold a few more, a pile
+counted short) teaches the reader again, and points that still hold more than it lets
 them are cut to it (:func:`_trimmed`). A side still short has borne
 checkers off (or something that crosses no frame hides them). A point
 where the layout and the reading disagree, or where another colour and
@@ -100,6 +101,15 @@ OPTIONS = np.array([0, *range(1, LINE + 1), *range(-1, -LINE - 1, -1)], np.int64
 STARTS = (60.0, 75.0, 90.0)
 #: Turns of :func:`learn_layout` at most (it stops where a turn changes nothing).
 TURNS = 12
+#: What a side short of checkers (B4) pays, in mean slot distances, for
+#: each checker laid on a full line it holds past what the reading counts
+#: there (a pile counted short, or not seen as one), up to
+#: ``PILE_MISSED_MOST`` on a line. (A lone checker missed costs about as
+#: much, and a phantom one saves as much: 1 to 2.6 on bench photos. Where
+#: a side is short by more, lone checkers missed on several points of its
+#: own colour are as likely as one pile counted that short.)
+PILE_MISSED = 1.0
+PILE_MISSED_MOST = 3
 #: A point is read no surer than ``DOUBT_CONFIDENCE`` where the layout found
 #: and the reading count it otherwise, or where another colour and count
 #: explains its slots less than this many mean slot distances worse.
@@ -395,31 +405,45 @@ def _piled(counts: Counts) -> FloatArray:
     return np.array([past[counts > 0].sum(), past[counts < 0].sum()])
 
 
-def _balanced(learned: Learned, reading: Reading, checkers: int) -> Counts | None:
+def _balanced(learned: Learned, reading: Reading, config: ReadConfig) -> Counts | None:
     """The layout (2, 12) that explains the photo best (``learned.costs``,
     its options signed as ``reading`` is) and holds each side's checkers
-    (B4): with the bar and the piles past a full line as ``reading`` counts
-    them, each side has ``checkers``, or fewer only where it may have borne
-    the rest off (none on the bar, all in one quarter of the board: E1). A
+    (B4), with its piles: with the bar and the piles past a full line as
+    ``reading`` counts them, each side has ``config.checkers``, or fewer
+    only where it may have borne the rest off (none on the bar, all in one
+    quarter of the board: E1). A side short of them may have a pile
+    counted short, or not seen as one: a full line of it that ``reading``
+    does not count surely as a pile (``config.pile_known``) may hold up to
+    ``PILE_MISSED_MOST`` more, at ``PILE_MISSED`` mean slot distances each. A
     side ``reading`` sees more of may have its piles counted long, or a
     point or two misread: its full lines then hold at least a line each,
     and the rest of its checkers between them. None if no layout does."""
     bar = np.array([reading.bar_light, reading.bar_dark])
-    room = checkers - bar
+    room = config.checkers - bar
     sides = np.array(_sides(reading))
     least = sides - bar
     if (room < 0).any():
         return None
-    over = sides > checkers
+    over = sides > config.checkers
     slack = np.where(over, _piled(reading.counts), 0)
-    options = learned.options
-    colour = np.where(reading.counts > 0, 0, 1).ravel()
-    piled = np.where(over[colour], 0, np.maximum(np.abs(reading.counts) - LINE, 0).ravel())
-    same = np.sign(options)[None, :] == np.sign(reading.counts.ravel())[:, None]
-    # (24, K, 2) the light and dark checkers each option puts on each point, its pile as read
-    held = np.abs(options)[None, :] + np.where(same & (np.abs(options) == LINE)[None, :], piled[:, None], 0)
-    held = np.stack([np.where(options > 0, held, 0), np.where(options < 0, held, 0)], axis=-1)
+    counts = reading.counts.ravel()
+    colour = np.where(counts > 0, 0, 1)
+    piled = np.where(over[colour], 0, np.maximum(np.abs(counts) - LINE, 0))
+    # a full line may hold more than the reading counts there, light (+) or dark (-), where a side is short
+    grown = np.arange(1, PILE_MISSED_MOST + 1)
+    options = np.concatenate([learned.options, LINE + grown, -LINE - grown])
     costs = learned.costs.reshape(24, -1)
+    full = [int(np.flatnonzero(learned.options == line)[0]) for line in (LINE, -LINE)]
+    extra = np.repeat(costs[:, full], len(grown), axis=1) + np.tile(grown, 2) * PILE_MISSED * learned.cost
+    counted = np.zeros(24, np.bool_) if reading.pile_confidence is None else reading.pile_confidence.ravel()
+    surely = (np.abs(counts) >= LINE) & (counted >= config.pile_known)
+    costs = np.concatenate(
+        [costs, np.where(surely[:, None] | np.repeat(over, len(grown))[None, :], np.inf, extra)], axis=1
+    )
+    same = np.sign(options)[None, :] == np.sign(counts)[:, None]
+    # (24, K, 2) the light and dark checkers each option puts on each point, its pile as read
+    held = np.abs(options)[None, :] + np.where(same & (np.abs(options) >= LINE)[None, :], piled[:, None], 0)
+    held = np.stack([np.where(options > 0, held, 0), np.where(options < 0, held, 0)], axis=-1)
     total = np.full(room + 1, np.inf)
     total[0, 0] = 0.0
     choice = np.zeros((24, *total.shape), np.intp)
@@ -450,7 +474,8 @@ def _balanced(learned: Learned, reading: Reading, checkers: int) -> Counts | Non
             else (seen[c] == room[c] or (bar[c] == 0 and spread[c] <= 1 and seen[c] >= least[c]))
             for c in range(2)
         ):
-            return np.asarray(layout, np.int64)
+            light, dark = held[np.arange(24), picked].T
+            return np.asarray((light - dark).reshape(2, 12), np.int64)
     return None
 
 
@@ -545,13 +570,14 @@ def _rebalanced(
     layer on a line holds, ``JUNCTIONS``: a line on a point of its own
     colour read short), filled in unsurely afterwards; missing more, some
     of what the first saw was something over the board."""
-    balanced = _balanced(learned, reading, config.checkers)
+    balanced = _balanced(learned, reading, config)
     if balanced is None:
         return reading, model, learned.counts
+    line = np.clip(balanced, -LINE, LINE)
     again, retaught = reading, model
-    if not (balanced == learned.counts).all():
+    if not (line == learned.counts).all():
         try:
-            again, retaught, _ = _read_as(rectified, geometry, features, balanced, config, positive_is_light=True)
+            again, retaught, _ = _read_as(rectified, geometry, features, line, config, positive_is_light=True)
         except CalibrationError:  # a layout that cannot teach two kinds of checker: the first reading stands
             return reading, model, learned.counts
     again = _trimmed(again, balanced, config.checkers)
@@ -561,7 +587,7 @@ def _rebalanced(
     if missing and max(first) > config.checkers:
         missing = config.checkers - min(held) > JUNCTIONS
     if again.refusal is None and kept and max(held) <= config.checkers and not missing:
-        return again, retaught, balanced
+        return again, retaught, line
     return reading, model, learned.counts
 
 
@@ -643,7 +669,7 @@ def read_with_corners(image: Image, geometry: BoardGeometry, *, config: ReadConf
     confidence = np.where(doubt, np.minimum(reading.confidence, DOUBT_CONFIDENCE), reading.confidence)
     if missing:
         # a reading short of checkers is wrong somewhere: the layout that holds them is the better guess
-        balanced = _balanced(learned, reading, config.checkers)
+        balanced = _balanced(learned, reading, config)
         if balanced is not None:
             piled = (np.abs(reading.counts) > LINE) & (reading.counts * balanced > 0) & (np.abs(balanced) == LINE)
             reading = replace(reading, counts=np.where(piled, reading.counts, balanced))

@@ -29,9 +29,11 @@ from vision.uncalibrated import (
     DOUBT_CONFIDENCE,
     MARGIN,
     OPTIONS,
+    PILE_MISSED,
     Learned,
     _balanced,
     _missing_some,
+    _sides,
     _trimmed,
     learn_layout,
     read_with_corners,
@@ -391,9 +393,27 @@ def test_a_lone_checker_missed_where_a_side_is_short_is_found_again_b4() -> None
     learned = _learned(BALANCED, missed=(0, 4), nearly=0.5)
     reading = _read(np.where(np.abs(learned.counts) == LINE, np.array([BALANCED.top, BALANCED.bottom]), learned.counts))
     assert reading.counts[0, 4] == 0
-    balanced = _balanced(learned, reading, 15)
+    balanced = _balanced(learned, reading, ReadConfig())
     assert balanced is not None
-    assert balanced.tolist() == np.clip(np.array([BALANCED.top, BALANCED.bottom]), -LINE, LINE).tolist()
+    assert balanced.tolist() == [list(BALANCED.top), list(BALANCED.bottom)]
+
+
+def test_a_side_short_by_a_pile_read_as_a_line_has_the_pile_counted_longer_b4() -> None:
+    """The pile of seven light on bottom 12 read as a line of five, and the
+    lone checker on top 5 missed: light has 12 of its 15. Any other lone
+    checker costs 10 mean slot distances here, the missed one half of
+    what a checker more on a full line not counted surely as one does
+    (``PILE_MISSED``): the layout puts the lone checker back and two
+    on the pile, not the three on the pile it could. Bottom 1's line of
+    five, counted surely, holds no more."""
+    learned = _learned(BALANCED, missed=(0, 4), nearly=PILE_MISSED / 2)
+    counted = np.zeros((2, 12), np.float32)
+    counted[1, 0] = 1.0
+    reading = replace(_read(learned.counts), pile_confidence=counted)
+    assert reading.counts[1, 11] == LINE and _sides(reading)[0] == 12
+    balanced = _balanced(learned, reading, ReadConfig())
+    assert balanced is not None
+    assert balanced.tolist() == [list(BALANCED.top), list(BALANCED.bottom)]
 
 
 def test_a_side_short_on_the_bar_or_bearing_off_is_left_as_read_b4_e1() -> None:
@@ -401,11 +421,11 @@ def test_a_side_short_on_the_bar_or_bearing_off_is_left_as_read_b4_e1() -> None:
     its checkers in one quarter (bearing off, E1): nothing is missing."""
     learned = _learned(BALANCED, missed=(0, 4), nearly=0.5)
     seen = np.where(np.abs(learned.counts) == LINE, np.array([BALANCED.top, BALANCED.bottom]), learned.counts)
-    balanced = _balanced(learned, _read(seen, bar_light=1), 15)
-    assert balanced is not None and balanced.tolist() == learned.counts.tolist()
+    balanced = _balanced(learned, _read(seen, bar_light=1), ReadConfig())
+    assert balanced is not None and balanced.tolist() == seen.tolist()
     home = Layout(top=(-2, 0, 0, 0, 0, -5, 0, -3, 0, 0, 0, 0), bottom=(0, 0, 0, 0, -3, 0, -2, 1, 2, 0, 0, 4))
     learned = _learned(home, missed=(1, 7), nearly=0.5)
-    balanced = _balanced(learned, _read(learned.counts), 15)
+    balanced = _balanced(learned, _read(learned.counts), ReadConfig())
     assert balanced is not None and balanced.tolist() == learned.counts.tolist()
 
 
@@ -418,7 +438,7 @@ def test_a_side_seen_over_by_its_piles_is_balanced_by_counting_them_shorter_b4()
     counts = np.array([BALANCED.top, BALANCED.bottom])
     counts[1, 11] = 9
     reading = _read(counts)
-    balanced = _balanced(learned, reading, 15)
+    balanced = _balanced(learned, reading, ReadConfig())
     assert balanced is not None and balanced.tolist() == learned.counts.tolist()
     trimmed = _trimmed(reading, balanced, 15)
     assert trimmed.counts.tolist() == [list(BALANCED.top), list(BALANCED.bottom)]
