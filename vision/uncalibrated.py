@@ -656,9 +656,10 @@ def read_with_corners(image: Image, geometry: BoardGeometry, *, config: ReadConf
     if max(_sides(reading)) > config.checkers:
         return refused_reading(_too_many(_sides(reading), config), geometry, rectified)
     missing = _missing_some(reading, config, full_bar_counts=False)
-    if misread and missing:
+    if misread and missing and not _missing_some(reading, config):
         # too many checkers, and, held to a side's, too few save on a bar that seemed to hold too many:
-        # no misread point does both, something over the board does
+        # no misread point does both, something over the board does (a side short on the points is a
+        # checker missed there, filled in below)
         return refused_reading(_too_many(sides, config), geometry, rectified)
     seen = np.minimum(np.abs(reading.counts), LINE) * np.sign(reading.counts)
     doubt = (seen != found) | (learned.margin(found) < MARGIN) | missing
