@@ -83,14 +83,37 @@ class SlotFeatures:
         """(N, K, J, T, T, 4) patches at the junctions of the N points
         (``rows``, ``cols``), each moved by one of the K :data:`PILE_SHIFTS`,
         turned like ``junctions``."""
+        junction_xy = self._junction_xy()
+        return self._cut(junction_xy[rows, cols][:, None] + PILE_SHIFTS[None, :, None], np.asarray(rows) == 1)
+
+    def past_line(self) -> FloatArray:
+        """(2, 12, T, T, 4) patches one pitch past each point's last
+        measured junction, half a pitch past a full line's fifth checker:
+        where a pile's tenth checker lies when the second layer runs on
+        past the line (no reading counts it; a change there between two
+        frames shows it laid or taken away). Turned like ``junctions``."""
+        return self._cut(self.past_line_xy, np.array([False, True])[:, None])
+
+    @property
+    def past_line_xy(self) -> FloatArray:
+        """(2, 12, 2) where :meth:`past_line` cuts its patches in ``thumbnail``."""
+        junction_xy = self._junction_xy()
+        return np.asarray(2 * junction_xy[:, :, -1] - junction_xy[:, :, -2], np.float32)
+
+    def _junction_xy(self) -> FloatArray:
         if self.junction_xy is None or self.edges is None:
             raise ValueError("these features were measured without their junctions")
-        small = np.dstack([self.thumbnail, self.edges])
-        centres = self.junction_xy[rows, cols][:, None] + PILE_SHIFTS[None, :, None]
-        moved = _patches(small, centres, 1.0)
-        bottom = np.asarray(rows) == 1
-        moved[bottom] = moved[bottom][:, :, :, ::-1]
-        return moved
+        return self.junction_xy
+
+    def _cut(self, xy: FloatArray, bottom: npt.NDArray[np.bool_]) -> FloatArray:
+        """Patches (..., T, T, 4) of ``thumbnail`` and ``edges`` around
+        ``xy`` (..., 2), those of the bottom row (``bottom``, broadcast over
+        ``xy``'s leading axes from the left) turned so the board's edge is up."""
+        assert self.edges is not None
+        cut = _patches(np.dstack([self.thumbnail, self.edges]), xy, 1.0)
+        turned = np.broadcast_to(bottom.reshape(bottom.shape + (1,) * (xy.ndim - 1 - bottom.ndim)), xy.shape[:-1])
+        cut[turned] = cut[turned][:, ::-1]
+        return cut
 
     @property
     def lab(self) -> FloatArray:

@@ -41,9 +41,11 @@ junctions (where its second layer lies) changed more as the reading has it
 than as the outcome has it (a checker the outcome lays there or takes away
 must show, beyond the little every junction of the line changed; with the
 photo alone: where the reading counts it fairly surely, or the outcome
-changes it), and one that changes a pile
-only past its second layer's junctions, which no photo shows unless it
-counts the pile surely. A checker
+changes it, and with the frame before, one whose tenth checker, laid past
+the line or taken from there, did not change that place, whatever the
+reading counts), and one that changes a pile only past the junctions
+measured (the tenth checker with the photo alone, the eleventh with the
+frame before), which no photo shows unless it counts the pile surely. A checker
 that looks much like the point under it (white on a white point) changes its
 slot less than a change of state would: a clear, smaller change where the
 slot is read as much the move's state as any other shows the move faintly,
@@ -225,8 +227,10 @@ class Changes:
     """``distance`` (2, 12, S): how much each slot's picture changed between
     the frames; ``scale`` (2, 12, S, 3, 3): how much a change from one state
     (empty, light, dark) to another would change it there. On a pile,
-    ``junctions`` (2, 12, J): how much each junction of a line changed (see
-    :attr:`SlotFeatures.junctions`), and ``junction_scale`` (2, 12, J, 2):
+    ``junctions`` (2, 12, J + 1): how much each junction of a line changed (see
+    :attr:`SlotFeatures.junctions`) and the place past the line where a
+    tenth checker lies (:meth:`SlotFeatures.past_line`), and
+    ``junction_scale`` (2, 12, J + 1, 2):
     how much a light (0) or dark (1) checker laid there or taken away would
     change it. ``bar_still``: no probe along the bar changed by a quarter
     of what a checker laid there would, where that is at least half of
@@ -281,14 +285,21 @@ def slot_changes(
     )
     if before.junctions is None or after.junctions is None or before.junction_xy is None:
         return changes
-    xy = before.on_board(before.junction_xy)
+    # the junctions of each line, and one past it: where a pile's tenth checker lies
+    xy = before.on_board(np.concatenate([before.junction_xy, before.past_line_xy[:, :, None]], axis=2))
     rims = model.junction_templates(xy)
     if rims is None:
         return changes
     faces = model.checker_templates(xy)
     return replace(
         changes,
-        junctions=template_distance(after.junctions, before.junctions),
+        junctions=np.concatenate(
+            [
+                template_distance(after.junctions, before.junctions),
+                template_distance(after.past_line(), before.past_line())[:, :, None],
+            ],
+            axis=2,
+        ),
         junction_scale=np.stack([template_distance(rims[k], faces[k]) for k in (0, 1)], axis=-1),
     )
 
@@ -332,7 +343,14 @@ def _pile_disagrees(
     line's junctions that neither changes: the checkers of a line are
     nudged and the light moves between frames, which changes every
     junction a little, and most where a colour's rims look much like its
-    faces."""
+    faces (past the line, where no checker is nudged, less changes; it
+    sets no such floor). Past the line (the junctions from ``JUNCTIONS``
+    on), a reading that counts no more than a full layer (``LINE +
+    JUNCTIONS``) cannot tell a checker there, and the change alone
+    decides: a pile whose place past the line the outcome changes
+    disagrees where that place changed by less than half a checker there,
+    or by nothing measurable. (A reading that counts more, of checkers
+    squeezed closer, vouches for its count as elsewhere.)"""
     index = np.arange(junctions.shape[-1])
 
     def layer(n: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
@@ -342,21 +360,27 @@ def _pile_disagrees(
     scale = np.where((colour > 0)[..., None], junction_scale[..., 0], junction_scale[..., 1])
     by_outcome = layer(counts) != layer(before_counts)
     by_reading = layer(seen_counts) != layer(before_counts)
-    # what a junction no checker was laid on or taken from changed on this line
-    idle = ~(by_outcome | by_reading)
+    # what a junction of the line no checker was laid on or taken from
+    # changed (past the line, where no checker is nudged, changes less)
+    idle = ~(by_outcome | by_reading) & (index < JUNCTIONS)
     floor = np.where(idle.any(axis=-1), np.where(idle, junctions, np.inf).min(axis=-1), 0.0)
     share = np.maximum(junctions - floor[..., None], 0.0) / np.maximum(scale, 1e-3)
     differ = by_outcome != by_reading
     outcome_only = by_outcome & ~by_reading
     judged = np.where(outcome_only.any(axis=-1, keepdims=True), outcome_only, differ)
     sides = np.where(by_reading, share >= 0.5, share < 0.5)
+    blind = (np.abs(seen_counts) <= LINE + JUNCTIONS)[..., None] & (index >= JUNCTIONS)
+    unshown = by_outcome & blind & ((share < 0.5) | (scale <= config.min_change))
     return np.asarray(
-        (seen_counts != counts)
-        & (np.sign(seen_counts) == colour)
-        & (colour != 0)
-        & differ.any(axis=-1)
-        & (sides | ~judged).all(axis=-1)
-        & (scale > config.min_change).all(axis=-1),
+        (
+            (seen_counts != counts)
+            & (np.sign(seen_counts) == colour)
+            & (colour != 0)
+            & differ.any(axis=-1)
+            & (sides | ~judged).all(axis=-1)
+            & (scale > config.min_change).all(axis=-1)
+        )
+        | unshown.any(axis=-1),
         np.bool_,
     )
 
@@ -654,11 +678,14 @@ def judge_reading(
                 & (counts != seen_counts)
                 & ((seen_reading.pile_confidence >= config.pile_doubt) | (counts != before_counts))
             )
-        # a pile the outcome changes only past its second layer's junctions
-        # (ten checkers become eleven): no photo shows that, unless it counts the pile surely
+        # a pile the outcome changes only past the junctions measured (ten
+        # checkers become eleven; nine become ten with the photo alone, whose
+        # reading counts no junction past the line): no photo shows that,
+        # unless it counts the pile surely
+        measured = JUNCTIONS if changes is None or changes.junctions is None else changes.junctions.shape[-1]
         pile_moved |= (
             (counts != before_counts)
-            & (np.minimum(np.abs(counts), np.abs(before_counts)) >= LINE + JUNCTIONS)
+            & (np.minimum(np.abs(counts), np.abs(before_counts)) >= LINE + measured)
             & ~(sure_piles & (counts == seen_counts))
         )
         # a pile counted surely that differs

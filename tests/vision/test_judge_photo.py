@@ -611,6 +611,30 @@ def test_a_checker_the_outcome_lays_on_a_pile_must_show_however_the_reading_misc
     assert not disagrees(16.0)
 
 
+def test_a_tenth_checker_past_the_line_must_show_where_no_reading_counts_it() -> None:
+    """With the frame before, the place past a full line is measured too
+    (a fifth junction): a pile of nine becoming ten, or ten nine, changes
+    it, where no reading of a layer counts the tenth (it reads nine). An
+    outcome that lays the tenth there or takes it away disagrees where that
+    place changed no more than the line's junctions did, whatever the
+    reading counts (also nine, as the outcome has it), and not where it
+    changed as a checker laid there would. A reading that counts ten (of
+    checkers squeezed closer, none past the line) vouches for its count."""
+
+    def disagrees(past: float, outcome: int, before: int, seen: int) -> bool:
+        counts, before_counts, seen_counts = (np.zeros((2, 12), np.int64) for _ in range(3))
+        counts[1, 11], before_counts[1, 11], seen_counts[1, 11] = outcome, before, seen
+        junctions = np.full((2, 12, 5), 3.0, np.float32)
+        junctions[1, 11, 4] = past
+        scale = np.full((2, 12, 5, 2), 30.0, np.float32)
+        return bool(_pile_disagrees(counts, before_counts, seen_counts, junctions, scale, config=JudgeConfig())[1, 11])
+
+    for outcome, before in ((10, 9), (9, 10)):
+        assert disagrees(3.5, outcome, before, seen=9)
+        assert not disagrees(28.0, outcome, before, seen=9)
+    assert not disagrees(3.5, 10, 7, seen=10)
+
+
 def test_a_pile_changed_only_past_its_second_layer_is_not_read_surely() -> None:
     """Nine checkers on a point fill its line and the junctions between
     them, and a tenth lies past them; an eleventh lies on top, where no
@@ -635,6 +659,26 @@ def test_a_pile_changed_only_past_its_second_layer_is_not_read_surely() -> None:
     reading.counts[six] = 11
     sure = judge_reading(before, dice, replace(reading, pile_confidence=np.ones((2, 12), np.float32)))
     assert sure.verdict == "legal" and sure.play is not None and sure.play.after == play.after
+
+
+def test_the_tenth_checker_of_a_pile_shows_against_the_frame_before() -> None:
+    """A pile's tenth checker lies past its line's junctions, where a photo
+    alone counts nothing: 3/off 1/off takes it off the 1-point. Against the
+    frame before, the place past the line changed as a checker taken away
+    changes it, and the move is judged legal without a tray. A photo where
+    it still lies there (3/off alone, the 1 left unplayed) is no legal play."""
+    before, dice, play = bearing_off_a_pile()
+    board = plain_board("wood")
+    calibration = calibrated(board)
+    frame_before = board.shoot(light_layout(before, "light"), 11).image
+    photo = board.shoot(light_layout(play.after, "light"), 12).image
+    assert judge_photo(before, dice, photo, calibration=calibration).verdict == "refused"
+    judged = judge_photo(before, dice, photo, calibration=calibration, before_image=frame_before)
+    assert judged.verdict == "legal" and judged.play is not None and judged.play.after == play.after
+    me = list(before.me)
+    me[3] -= 1
+    unplayed = board.shoot(light_layout(Position(tuple(me), before.them), "light"), 13).image
+    assert judge_photo(before, dice, unplayed, calibration=calibration, before_image=frame_before).verdict != "legal"
 
 
 def test_the_tray_and_the_rest_of_the_board_count_a_pile_no_photo_shows() -> None:

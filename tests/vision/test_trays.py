@@ -151,16 +151,17 @@ def test_tray_corners_outside_the_photo_or_too_short_are_refused() -> None:
 
 def test_bearing_off_from_a_pile_no_photo_counts_is_judged_by_the_tray() -> None:
     """3/off 1/off takes the tenth checker off the 1-point, past what a photo
-    of a pile shows: without the tray the judge refuses; with it, the tray's
-    two checkers and the rest of the board fix the pile, and the move is
-    judged legal. A photo with a third checker in the tray is no such move."""
+    of a pile shows: with the photo alone and no tray the judge refuses;
+    with the tray, the tray's two checkers and the rest of the board fix
+    the pile, and the move is judged legal. A photo with a third checker in
+    the tray is no such move."""
     before, dice, play = bearing_off_a_pile()
     board = plain_board("wood")
     calibration = calibrated(board, tray=True)
     frame_before = board.shoot(light_layout(before, "light"), 11).image
     photo = board.shoot(light_layout(play.after, "light"), 12).image
     plain = Calibration.from_json({**calibration.to_json(), "tray": None})
-    assert judge_photo(before, dice, photo, calibration=plain, before_image=frame_before).verdict == "refused"
+    assert judge_photo(before, dice, photo, calibration=plain).verdict == "refused"
     judged = judge_photo(before, dice, photo, calibration=calibration, before_image=frame_before)
     assert judged.verdict == "legal" and judged.play is not None and judged.play.after == play.after
     alone = judge_photo(before, dice, photo, calibration=calibration)
