@@ -48,9 +48,8 @@ reads too many. Where the reading is short of checkers a side cannot
 have borne off (B4, E1; most often a lone checker at the edge of a point
 of its own colour), or over them by its piles or a point or two, the
 layout that explains the photo best of those that hold them (a dynamic
-programme over every point's colours and counts, :func:`_balanced`; a
-short side's full line not counted surely may hold a few more, a pile
-counted short) teaches the reader again, and points that still hold more than it lets
+programme over every point's colours and counts, :func:`_balanced`)
+teaches the reader again, and points that still hold more than it lets
 them are cut to it (:func:`_trimmed`). A side still short has borne
 checkers off (or something that crosses no frame hides them). A point
 where the layout and the reading disagree, or where another colour and
@@ -60,7 +59,8 @@ that seemed to hold more of a side than it has counts none of it), nor
 any checker's colour where both kinds are about equally bright (which is
 light, only a calibration knows). A reading still short of checkers
 reports, unsurely, the layout that holds them (white checkers lined up
-on a white point, most often)."""
+on a white point, most often), where a full line not counted surely may
+hold a few more (a pile counted short)."""
 
 from __future__ import annotations
 
@@ -405,16 +405,17 @@ def _piled(counts: Counts) -> FloatArray:
     return np.array([past[counts > 0].sum(), past[counts < 0].sum()])
 
 
-def _balanced(learned: Learned, reading: Reading, config: ReadConfig) -> Counts | None:
+def _balanced(learned: Learned, reading: Reading, config: ReadConfig, *, grow: bool = True) -> Counts | None:
     """The layout (2, 12) that explains the photo best (``learned.costs``,
     its options signed as ``reading`` is) and holds each side's checkers
     (B4), with its piles: with the bar and the piles past a full line as
     ``reading`` counts them, each side has ``config.checkers``, or fewer
     only where it may have borne the rest off (none on the bar, all in one
-    quarter of the board: E1). A side short of them may have a pile
-    counted short, or not seen as one: a full line of it that ``reading``
-    does not count surely as a pile (``config.pile_known``) may hold up to
-    ``PILE_MISSED_MOST`` more, at ``PILE_MISSED`` mean slot distances each. A
+    quarter of the board: E1). Where ``grow``, a side short of them may
+    have a pile counted short, or not seen as one: a full line of it that
+    ``reading`` does not count surely as a pile (``config.pile_known``) may
+    hold up to ``PILE_MISSED_MOST`` more, at ``PILE_MISSED`` mean slot
+    distances each. A
     side ``reading`` sees more of may have its piles counted long, or a
     point or two misread: its full lines then hold at least a line each,
     and the rest of its checkers between them. None if no layout does."""
@@ -430,7 +431,7 @@ def _balanced(learned: Learned, reading: Reading, config: ReadConfig) -> Counts 
     colour = np.where(counts > 0, 0, 1)
     piled = np.where(over[colour], 0, np.maximum(np.abs(counts) - LINE, 0))
     # a full line may hold more than the reading counts there, light (+) or dark (-), where a side is short
-    grown = np.arange(1, PILE_MISSED_MOST + 1)
+    grown = np.arange(1, PILE_MISSED_MOST + 1) if grow else np.arange(0)
     options = np.concatenate([learned.options, LINE + grown, -LINE - grown])
     costs = learned.costs.reshape(24, -1)
     full = [int(np.flatnonzero(learned.options == line)[0]) for line in (LINE, -LINE)]
@@ -570,7 +571,9 @@ def _rebalanced(
     layer on a line holds, ``JUNCTIONS``: a line on a point of its own
     colour read short), filled in unsurely afterwards; missing more, some
     of what the first saw was something over the board."""
-    balanced = _balanced(learned, reading, config)
+    # the piles as read: a pile grown would leave the lines the same, and
+    # the photo unread again (read again, a pile is often counted right)
+    balanced = _balanced(learned, reading, config, grow=False)
     if balanced is None:
         return reading, model, learned.counts
     line = np.clip(balanced, -LINE, LINE)
