@@ -33,7 +33,9 @@ explains the photo best. A circle bigger than a checker over the board
 arm reaching in, :func:`vision.refusal.check_frame_crossed`) are refused
 before any of that (:func:`vision.refusal.check_cup`). Two neighbouring
 slots that fit their looks far worse than the rest are something
-reaching in, and the photo is refused. :func:`read_with_corners` hands
+reaching in, and the photo is refused (not on a full line: a pile's upper
+layer lies over its slots, and the reader judges piles junction by
+junction). :func:`read_with_corners` hands
 the layout found to the reader as if it were a calibration's
 (:func:`vision.colours.learn_from_layout`), with every empty look
 borrowed from another point so that no slot confirms itself, which reads
@@ -623,8 +625,10 @@ def read_with_corners(image: Image, geometry: BoardGeometry, *, config: ReadConf
     lab = to_lab(rectified)
     features = measure(rectified, geometry, lab=lab)
     learned = learn_layout(features, rim_strength(gradients(rectified, lab=lab), geometry))
+    # a full line may be a pile, whose upper layer lies over its slots as
+    # no look learned from lines does: the reader judges it junction by junction
     refusal = check_occlusion(
-        learned.misfit > MISFIT,
+        (learned.misfit > MISFIT) & (np.abs(learned.counts) < LINE)[:, :, None],
         learned.counts,
         occluded_slots=config.occluded_slots,
         what="something unlike the board or its checkers",

@@ -179,6 +179,21 @@ def test_a_caption_along_the_frame_of_a_board_never_calibrated_is_no_arm_reachin
     assert reading.layout() == layout
 
 
+def test_a_full_line_that_fits_the_look_of_a_line_poorly_is_no_hand() -> None:
+    """Bench photo 296 (seed 1), dark felt: two slots of the light line of
+    five on bottom 11 fit the looks learned from the photo far worse than
+    the rest, as a pile's upper layer does, and the photo was refused as
+    something reaching in. A full line is left to the reader, which judges
+    piles junction by junction."""
+    layout = Layout(
+        top=(0, 0, 1, 0, 0, 0, -5, -2, 0, -5, 3, 1), bottom=(0, 0, 0, 0, 1, 1, -1, 0, 1, 1, 5, -2), bar_light=1
+    )
+    shot = uncalibrated_bench_photo(1, 296, layout)
+    reading = read_with_corners(shot.image, geometry_from_corners(shot.image, shot.corners))
+    assert reading.refusal is None, reading.refusal
+    assert reading.layout() == layout
+
+
 #: Hands not refused on a board never calibrated: a dark sleeve over the
 #: dark frame of the gold-and-white board crosses it unseen, and the
 #: skin over the bar and the points beside it is read as gold checkers,
