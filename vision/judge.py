@@ -57,7 +57,10 @@ the calibration includes the tray and it is counted surely as an outcome
 has it, and the bar is read as the outcome has it (or, against the frame
 before, did not change where the outcome leaves it so), the one pile of
 that colour no photo counts holds what the rest of the board does not;
-a move that only bears off from piles shows in the tray. A tray counted
+a move that only bears off from piles shows in the tray, or against the
+frame before, at the pile's junctions: where the reading counts the pile
+as the outcome has it and every junction the outcome lays a checker on or
+takes one from changed by half a checker or more. A tray counted
 surely otherwise than an outcome has it rules that outcome out, though
 it is not shown to the players as proof of an illegal move: where it
 rules out every outcome, the verdict is a refusal.
@@ -318,6 +321,59 @@ def changes_since(
     return slot_changes(before.features, after.features, calibration, config=config)
 
 
+def _junction_shares(
+    counts: npt.NDArray[np.int64],
+    before_counts: npt.NDArray[np.int64],
+    seen_counts: npt.NDArray[np.int64],
+    junctions: FloatArray,
+    junction_scale: FloatArray,
+) -> tuple[FloatArray, FloatArray, npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+    """How much of a checker laid or taken away each junction of a line
+    (2, 12, J) changed past the least change of the line's junctions that
+    neither the outcome (``counts``) nor the reading (``seen_counts``)
+    changes from ``before_counts`` (see :func:`_pile_disagrees`), and such a
+    checker's change there (2, 12, J) in the point's colour; and the
+    junctions the outcome and the reading change."""
+    index = np.arange(junctions.shape[-1])
+
+    def layer(n: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
+        return np.asarray(np.abs(n)[..., None] > LINE + index, np.bool_)
+
+    colour = np.sign(np.where(counts != 0, counts, before_counts))
+    scale = np.where((colour > 0)[..., None], junction_scale[..., 0], junction_scale[..., 1])
+    by_outcome = layer(counts) != layer(before_counts)
+    by_reading = layer(seen_counts) != layer(before_counts)
+    # what a junction of the line no checker was laid on or taken from
+    # changed (past the line, where no checker is nudged, changes less)
+    idle = ~(by_outcome | by_reading) & (index < JUNCTIONS)
+    floor = np.where(idle.any(axis=-1), np.where(idle, junctions, np.inf).min(axis=-1), 0.0)
+    share = np.maximum(junctions - floor[..., None], 0.0) / np.maximum(scale, 1e-3)
+    return np.asarray(share, np.float32), np.asarray(scale, np.float32), by_outcome, by_reading
+
+
+def _pile_shown(
+    counts: npt.NDArray[np.int64],
+    before_counts: npt.NDArray[np.int64],
+    seen_counts: npt.NDArray[np.int64],
+    junctions: FloatArray,
+    junction_scale: FloatArray,
+    *,
+    config: JudgeConfig,
+) -> npt.NDArray[np.bool_]:
+    """(2, 12) the piles an outcome (``counts``) changes as the reading
+    counts them, where every junction it lays a checker on or takes one
+    from changed by half a checker or more (:func:`_junction_shares`),
+    measurably: against the frame before, the move shows there."""
+    share, scale, by_outcome, _ = _junction_shares(counts, before_counts, seen_counts, junctions, junction_scale)
+    return np.asarray(
+        (counts != before_counts)
+        & (counts == seen_counts)
+        & by_outcome.any(axis=-1)
+        & ((share >= 0.5) & (scale > config.min_change) | ~by_outcome).all(axis=-1),
+        np.bool_,
+    )
+
+
 def _pile_disagrees(
     counts: npt.NDArray[np.int64],
     before_counts: npt.NDArray[np.int64],
@@ -351,20 +407,11 @@ def _pile_disagrees(
     disagrees where that place changed by less than half a checker there,
     or by nothing measurable. (A reading that counts more, of checkers
     squeezed closer, vouches for its count as elsewhere.)"""
+    share, scale, by_outcome, by_reading = _junction_shares(
+        counts, before_counts, seen_counts, junctions, junction_scale
+    )
     index = np.arange(junctions.shape[-1])
-
-    def layer(n: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
-        return np.asarray(np.abs(n)[..., None] > LINE + index, np.bool_)
-
     colour = np.sign(np.where(counts != 0, counts, before_counts))
-    scale = np.where((colour > 0)[..., None], junction_scale[..., 0], junction_scale[..., 1])
-    by_outcome = layer(counts) != layer(before_counts)
-    by_reading = layer(seen_counts) != layer(before_counts)
-    # what a junction of the line no checker was laid on or taken from
-    # changed (past the line, where no checker is nudged, changes less)
-    idle = ~(by_outcome | by_reading) & (index < JUNCTIONS)
-    floor = np.where(idle.any(axis=-1), np.where(idle, junctions, np.inf).min(axis=-1), 0.0)
-    share = np.maximum(junctions - floor[..., None], 0.0) / np.maximum(scale, 1e-3)
     differ = by_outcome != by_reading
     outcome_only = by_outcome & ~by_reading
     judged = np.where(outcome_only.any(axis=-1, keepdims=True), outcome_only, differ)
@@ -711,8 +758,13 @@ def judge_reading(
                 pile_moved, weak.any(axis=-1), counts, before_counts, seen_counts, sure_piles, in_tray
             )
             pile_moved &= ~(fixed & ~disputed)
-        # the move shows: a slot changes, a pile surely counted as the outcome has it, the bar or the tray
+        # the move shows: a slot changes, a pile surely counted as the outcome has it (or counted so,
+        # where its junctions changed as the outcome changes them), the bar or the tray
         pile_moves = (counts != before_counts) & (np.abs(counts) >= LINE) & (counts == seen_counts) & sure_piles
+        if changes is not None and changes.junctions is not None and changes.junction_scale is not None:
+            pile_moves |= _pile_shown(
+                counts, before_counts, seen_counts, changes.junctions, changes.junction_scale, config=config
+            )
         bar_moves = (layout.bar_light, layout.bar_dark) != before_bar and (
             bar_sure or (bar_moved and (layout.bar_light, layout.bar_dark) == seen_bar)
         )

@@ -681,6 +681,32 @@ def test_the_tenth_checker_of_a_pile_shows_against_the_frame_before() -> None:
     assert judge_photo(before, dice, unplayed, calibration=calibration, before_image=frame_before).verdict != "legal"
 
 
+def test_a_move_that_only_shortens_a_pile_shows_at_its_junctions_against_the_frame_before() -> None:
+    """Light, with its last seven checkers on the 1-point, rolls 2-1 and
+    bears off two of them (1/off(2)): only the pile changes, from seven to
+    five. With the photo alone (and no tray) nothing shows the move; against
+    the frame before, the two junctions the checkers left changed as a
+    checker taken away changes one, and the move is judged legal. The board
+    left as it was is no such move."""
+    me = [0] * 26
+    me[1] = 7
+    them = [0] * 26
+    them[6], them[8] = 5, 2
+    before = Position(tuple(me), tuple(them))
+    dice = Dice(2, 1)
+    (play,) = legal_plays(before, dice)
+    assert str(play.play) == "1/off(2)"
+    board = plain_board("wood")
+    calibration = calibrated(board)
+    frame_before = board.shoot(light_layout(before, "light"), 21).image
+    photo = board.shoot(light_layout(play.after, "light"), 22).image
+    assert judge_photo(before, dice, photo, calibration=calibration).verdict == "refused"
+    judged = judge_photo(before, dice, photo, calibration=calibration, before_image=frame_before)
+    assert judged.verdict == "legal" and judged.play is not None and judged.play.after == play.after
+    unmoved = board.shoot(light_layout(before, "light"), 23).image
+    assert judge_photo(before, dice, unmoved, calibration=calibration, before_image=frame_before).verdict != "legal"
+
+
 def test_the_tray_and_the_rest_of_the_board_count_a_pile_no_photo_shows() -> None:
     """A side has 15 checkers (B4), on the points, the bar and in the tray.
     3/off 1/off takes the tenth checker off the 1-point, where no photo
