@@ -417,11 +417,13 @@ def frame_band(geometry: BoardGeometry, side: int, *, near: float, far: float) -
 def check_frame_crossed(image: Image, geometry: BoardGeometry, *, config: RefusalConfig) -> Refusal | None:
     """``hand_over_board`` where, with no calibration, something reaches
     over the board's frame: along a side, a run of samples just outside
-    the playing area unlike the rest of that side's frame, in colour or
-    in light (against a smooth fall of light along the side, fitted to
-    the rest), longer than a checker (an arm is wider; a caption is no arm)."""
+    the playing area unlike the rest of that side's frame (of the whole
+    frame, where less than half of the side is seen), in colour or in
+    light (against a smooth fall of light along the side, fitted to the
+    rest), longer than a checker (an arm is wider; a caption is no arm)."""
     h, w = image.shape[:2]
     boxes = caption_boxes(image)
+    sides: list[tuple[int, npt.NDArray[np.bool_], FloatArray]] = []
     for side in range(4):
         points = frame_band(geometry, side, near=config.frame_band_near, far=config.frame_band_far)
         flat = points.reshape(-1, 2)
@@ -431,8 +433,15 @@ def check_frame_crossed(image: Image, geometry: BoardGeometry, *, config: Refusa
         if seen.sum() < config.frame_band_least:
             continue
         sampled = cv2.remap(image, points[..., 0], points[..., 1], cv2.INTER_LINEAR)
-        lab = np.median(cv2.cvtColor(sampled, cv2.COLOR_BGR2Lab).astype(np.float32), axis=1)
-        usual = np.median(lab[seen], axis=0)
+        sides.append((side, seen, np.median(cv2.cvtColor(sampled, cv2.COLOR_BGR2Lab).astype(np.float32), axis=1)))
+    if not sides:
+        return None
+    # a side mostly hidden (by what seems a caption: the board's own frame
+    # seen square may seem one) is measured against the rest of the frame:
+    # its own few samples may all lie on an arm
+    everywhere = np.median(np.concatenate([lab[seen] for _, seen, lab in sides]), axis=0)
+    for side, seen, lab in sides:
+        usual = np.median(lab[seen], axis=0) if seen.sum() >= len(seen) / 2 else everywhere
         chroma = np.linalg.norm(lab[:, 1:] - usual[1:], axis=1)
         level = np.log(lab[:, 0] + 8.0)
         place = np.arange(len(level), dtype=np.float64)

@@ -194,6 +194,36 @@ def test_a_full_line_that_fits_the_look_of_a_line_poorly_is_no_hand() -> None:
     assert reading.layout() == layout
 
 
+@pytest.mark.parametrize(
+    ("photo", "occlusion", "layout"),
+    [
+        # a grey sleeve over the top of a wooden frame seen square, which seems a caption up to the sleeve
+        (
+            205,
+            "arm",
+            Layout(top=(0, 0, 0, 0, 0, 0, 0, 3, 0, 3, -8, -2), bottom=(0, 0, 0, 0, 1, 0, 0, 1, 0, 0, 3, 4), off_dark=5),
+        ),
+        # a red sleeve over the bottom of the frame, the rest of it in what seems a caption
+        (
+            31,
+            "hand",
+            Layout(top=(0, 1, 0, 0, 1, 0, -4, 1, 2, -2, -2, 0), bottom=(-2, -1, 0, 0, -1, 0, -2, -1, 0, 3, 5, 2)),
+        ),
+    ],
+)
+def test_an_arm_over_a_side_of_the_frame_mostly_taken_for_a_caption_is_refused(
+    photo: int, occlusion: str, layout: Layout
+) -> None:
+    """Bench photos (seed 1): the box a caption would draw covers most of a
+    side of the frame, and the few samples of it left are mostly the arm,
+    which then looked like that side's usual colour. Measured against the
+    rest of the frame, it reaches over it (both were read before)."""
+    shot = uncalibrated_bench_photo(1, photo, layout, occlusion=occlusion)
+    reading = read_with_corners(shot.image, geometry_from_corners(shot.image, shot.corners))
+    assert reading.refusal is not None and reading.refusal.reason == "hand_over_board"
+    assert "reaches over" in reading.refusal.message
+
+
 #: Hands not refused on a board never calibrated: a dark sleeve over the
 #: dark frame of the gold-and-white board crosses it unseen, and the
 #: skin over the bar and the points beside it is read as gold checkers,
