@@ -83,8 +83,8 @@ class SlotFeatures:
         """(N, K, J, T, T, 4) patches at the junctions of the N points
         (``rows``, ``cols``), each moved by one of the K :data:`PILE_SHIFTS`,
         turned like ``junctions``."""
-        junction_xy = self._junction_xy()
-        return self._cut(junction_xy[rows, cols][:, None] + PILE_SHIFTS[None, :, None], np.asarray(rows) == 1)
+        centres = self._junction_xy()[rows, cols][:, None] + PILE_SHIFTS[None, :, None]
+        return self._cut(centres, np.broadcast_to((np.asarray(rows) == 1)[:, None, None], centres.shape[:-1]))
 
     def past_line(self) -> FloatArray:
         """(2, 12, T, T, 4) patches one pitch past each point's last
@@ -92,7 +92,7 @@ class SlotFeatures:
         where a pile's tenth checker lies when the second layer runs on
         past the line (no reading counts it; a change there between two
         frames shows it laid or taken away). Turned like ``junctions``."""
-        return self._cut(self.past_line_xy, np.array([False, True])[:, None])
+        return self._cut(self.past_line_xy, np.broadcast_to(np.array([False, True])[:, None], (2, 12)))
 
     @property
     def past_line_xy(self) -> FloatArray:
@@ -107,12 +107,11 @@ class SlotFeatures:
 
     def _cut(self, xy: FloatArray, bottom: npt.NDArray[np.bool_]) -> FloatArray:
         """Patches (..., T, T, 4) of ``thumbnail`` and ``edges`` around
-        ``xy`` (..., 2), those of the bottom row (``bottom``, broadcast over
-        ``xy``'s leading axes from the left) turned so the board's edge is up."""
-        assert self.edges is not None
+        ``xy`` (..., 2), those on the bottom row (``bottom`` (...)) turned so
+        that the board's edge is up."""
+        assert self.edges is not None  # checked by _junction_xy
         cut = _patches(np.dstack([self.thumbnail, self.edges]), xy, 1.0)
-        turned = np.broadcast_to(bottom.reshape(bottom.shape + (1,) * (xy.ndim - 1 - bottom.ndim)), xy.shape[:-1])
-        cut[turned] = cut[turned][:, ::-1]
+        cut[bottom] = cut[bottom][:, ::-1]
         return cut
 
     @property
