@@ -369,7 +369,7 @@ def _pile_shown(
         (counts != before_counts)
         & (counts == seen_counts)
         & by_outcome.any(axis=-1)
-        & ((share >= 0.5) & (scale > config.min_change) | ~by_outcome).all(axis=-1),
+        & (((share >= 0.5) & (scale > config.min_change)) | ~by_outcome).all(axis=-1),
         np.bool_,
     )
 

@@ -417,10 +417,10 @@ def _balanced(learned: Learned, reading: Reading, config: ReadConfig, *, grow: b
     have a pile counted short, or not seen as one: a full line of it that
     ``reading`` does not count surely as a pile (``config.pile_known``) may
     hold up to ``PILE_MISSED_MOST`` more, at ``PILE_MISSED`` mean slot
-    distances each. A
-    side ``reading`` sees more of may have its piles counted long, or a
-    point or two misread: its full lines then hold at least a line each,
-    and the rest of its checkers between them. None if no layout does."""
+    distances each. A side ``reading`` sees more of may have its piles
+    counted long, or a point or two misread: its full lines then hold at
+    least a line each, and the rest of its checkers between them. None if
+    no layout does."""
     bar = np.array([reading.bar_light, reading.bar_dark])
     room = config.checkers - bar
     sides = np.array(_sides(reading))

@@ -97,9 +97,9 @@ def test_more_checkers_of_a_colour_than_a_side_has_are_refused_or_read_unsurely(
     """B4: a side has 15. Read right, the first board shows 20 light
     checkers: more than misread points explain (``ReadConfig.extra_checkers``),
     and it is refused. The second shows 17 light and 13 dark, as a board
-    of a game with a light checker read on an empty point and a dark one
-    missed would (bench photos do so): it is read as the layout that holds
-    each side's checkers, and no point of it surely."""
+    of a game would with light checkers read on empty points and dark ones
+    missed (bench photos do so): it is read as the layout that holds each
+    side's checkers, and no point of it surely."""
     crowded = Layout(top=(3, 0, 0, 0, 0, 3, -5, 0, 0, 0, 0, 5), bottom=(-5, 0, 0, 0, -3, 0, 3, 0, 0, 0, 3, 3))
     shot = plain_board("wood").shoot(crowded, 8)
     reading = read_with_corners(shot.image, geometry_from_corners(shot.image, shot.corners))
