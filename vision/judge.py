@@ -70,7 +70,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -321,19 +321,40 @@ def changes_since(
     return slot_changes(before.features, after.features, calibration, config=config)
 
 
+class _Shares(NamedTuple):
+    """What :func:`_junction_shares` measures of one outcome's piles."""
+
+    share: FloatArray
+    """(2, 12, J) how much of a checker laid or taken away each junction
+    changed, past the least change of the line's junctions that neither
+    the outcome nor the reading changes."""
+    scale: FloatArray
+    """(2, 12, J) such a checker's change there, in the point's colour."""
+    by_outcome: npt.NDArray[np.bool_]
+    """(2, 12, J) the junctions the outcome changes."""
+    by_reading: npt.NDArray[np.bool_]
+    """(2, 12, J) the junctions the reading changes."""
+    colour: npt.NDArray[np.int64]
+    """(2, 12) the point's colour (+1 light, -1 dark, 0 none), as the outcome or the frame before has it."""
+
+
 def _junction_shares(
     counts: npt.NDArray[np.int64],
     before_counts: npt.NDArray[np.int64],
     seen_counts: npt.NDArray[np.int64],
     junctions: FloatArray,
     junction_scale: FloatArray,
-) -> tuple[FloatArray, FloatArray, npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
-    """How much of a checker laid or taken away each junction of a line
-    (2, 12, J) changed past the least change of the line's junctions that
-    neither the outcome (``counts``) nor the reading (``seen_counts``)
-    changes from ``before_counts`` (see :func:`_pile_disagrees`), and such a
-    checker's change there (2, 12, J) in the point's colour; and the
-    junctions the outcome and the reading change."""
+) -> _Shares:
+    """How the junctions of each line changed since the frame before
+    (``junctions``, ``junction_scale``: see :class:`Changes`) against what
+    the outcome (``counts``) and the reading (``seen_counts``) change from
+    ``before_counts``: a junction holds a checker of the second layer when
+    more than five plus its index stand on the point. A junction's change
+    counts beyond the least change of the line's junctions that neither
+    changes: the checkers of a line are nudged and the light moves between
+    frames, which changes every junction a little, and most where a
+    colour's rims look much like its faces (past the line, where no
+    checker is nudged, less changes; it sets no such floor)."""
     index = np.arange(junctions.shape[-1])
 
     def layer(n: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
@@ -348,70 +369,45 @@ def _junction_shares(
     idle = ~(by_outcome | by_reading) & (index < JUNCTIONS)
     floor = np.where(idle.any(axis=-1), np.where(idle, junctions, np.inf).min(axis=-1), 0.0)
     share = np.maximum(junctions - floor[..., None], 0.0) / np.maximum(scale, 1e-3)
-    return np.asarray(share, np.float32), np.asarray(scale, np.float32), by_outcome, by_reading
+    return _Shares(np.asarray(share, np.float32), np.asarray(scale, np.float32), by_outcome, by_reading, colour)
 
 
 def _pile_shown(
-    counts: npt.NDArray[np.int64],
-    before_counts: npt.NDArray[np.int64],
-    seen_counts: npt.NDArray[np.int64],
-    junctions: FloatArray,
-    junction_scale: FloatArray,
-    *,
-    config: JudgeConfig,
+    counts: npt.NDArray[np.int64], seen_counts: npt.NDArray[np.int64], shares: _Shares, *, config: JudgeConfig
 ) -> npt.NDArray[np.bool_]:
     """(2, 12) the piles an outcome (``counts``) changes as the reading
     counts them, where every junction it lays a checker on or takes one
-    from changed by half a checker or more (:func:`_junction_shares`),
-    measurably: against the frame before, the move shows there."""
-    share, scale, by_outcome, _ = _junction_shares(counts, before_counts, seen_counts, junctions, junction_scale)
+    from changed by half a checker or more (``shares``:
+    :func:`_junction_shares`), measurably: against the frame before, the
+    move shows there."""
+    changed = (shares.share >= 0.5) & (shares.scale > config.min_change)
     return np.asarray(
-        (counts != before_counts)
-        & (counts == seen_counts)
-        & by_outcome.any(axis=-1)
-        & (((share >= 0.5) & (scale > config.min_change)) | ~by_outcome).all(axis=-1),
+        (counts == seen_counts) & shares.by_outcome.any(axis=-1) & (changed | ~shares.by_outcome).all(axis=-1),
         np.bool_,
     )
 
 
 def _pile_disagrees(
-    counts: npt.NDArray[np.int64],
-    before_counts: npt.NDArray[np.int64],
-    seen_counts: npt.NDArray[np.int64],
-    junctions: FloatArray,
-    junction_scale: FloatArray,
-    *,
-    config: JudgeConfig,
+    counts: npt.NDArray[np.int64], seen_counts: npt.NDArray[np.int64], shares: _Shares, *, config: JudgeConfig
 ) -> npt.NDArray[np.bool_]:
     """(2, 12) the piles an outcome (``counts``) and the reading
     (``seen_counts``) count differently, of the same colour, where the
-    change of the junctions since the frame before (``junctions``,
-    ``junction_scale``: see :class:`Changes`) sides with the reading: it is
+    change of the junctions since the frame before (``shares``:
+    :func:`_junction_shares`) sides with the reading: it is
     nearer what the reading predicts (none or a whole change of state) than
     what the outcome does (a junction that changed by a third of a checker
-    laid there shows no checker laid there). From
-    ``before_counts``, each count says which junctions changed: a junction
-    holds a checker of the second layer when more than five plus its index
-    stand on the point. Where the outcome changes junctions the reading
-    does not, those alone decide (the move does not show there, however
-    the reading miscounts the rest); else the junctions the reading alone
-    changes. A junction's change counts beyond the least change of the
-    line's junctions that neither changes: the checkers of a line are
-    nudged and the light moves between frames, which changes every
-    junction a little, and most where a colour's rims look much like its
-    faces (past the line, where no checker is nudged, less changes; it
-    sets no such floor). Past the line (the junctions from ``JUNCTIONS``
+    laid there shows no checker laid there). Where the outcome changes
+    junctions the reading does not, those alone decide (the move does not
+    show there, however the reading miscounts the rest); else the
+    junctions the reading alone changes. Past the line (the junctions from ``JUNCTIONS``
     on), a reading that counts no more than a full layer (``LINE +
     JUNCTIONS``) cannot tell a checker there, and the change alone
     decides: a pile whose place past the line the outcome changes
     disagrees where that place changed by less than half a checker there,
     or by nothing measurable. (A reading that counts more, of checkers
     squeezed closer, vouches for its count as elsewhere.)"""
-    share, scale, by_outcome, by_reading = _junction_shares(
-        counts, before_counts, seen_counts, junctions, junction_scale
-    )
-    index = np.arange(junctions.shape[-1])
-    colour = np.sign(np.where(counts != 0, counts, before_counts))
+    share, scale, by_outcome, by_reading, colour = shares
+    index = np.arange(share.shape[-1])
     differ = by_outcome != by_reading
     outcome_only = by_outcome & ~by_reading
     judged = np.where(outcome_only.any(axis=-1, keepdims=True), outcome_only, differ)
@@ -715,10 +711,13 @@ def judge_reading(
         # surely, or one the outcome changes (the move does not show there:
         # a checker borne off one pip too far, where the pile it should
         # have joined is counted as before the move, or miscounted)
-        if changes is not None and changes.junctions is not None and changes.junction_scale is not None:
-            pile_moved |= _pile_disagrees(
-                counts, before_counts, seen_counts, changes.junctions, changes.junction_scale, config=config
-            )
+        shares = (
+            None
+            if changes is None or changes.junctions is None or changes.junction_scale is None
+            else _junction_shares(counts, before_counts, seen_counts, changes.junctions, changes.junction_scale)
+        )
+        if shares is not None:
+            pile_moved |= _pile_disagrees(counts, seen_counts, shares, config=config)
         elif changes is None and seen_reading.pile_confidence is not None:
             pile_moved |= (
                 (np.maximum(np.abs(counts), np.abs(seen_counts)) > LINE)
@@ -761,10 +760,8 @@ def judge_reading(
         # the move shows: a slot changes, a pile surely counted as the outcome has it (or counted so,
         # where its junctions changed as the outcome changes them), the bar or the tray
         pile_moves = (counts != before_counts) & (np.abs(counts) >= LINE) & (counts == seen_counts) & sure_piles
-        if changes is not None and changes.junctions is not None and changes.junction_scale is not None:
-            pile_moves |= _pile_shown(
-                counts, before_counts, seen_counts, changes.junctions, changes.junction_scale, config=config
-            )
+        if shares is not None:
+            pile_moves |= _pile_shown(counts, seen_counts, shares, config=config)
         bar_moves = (layout.bar_light, layout.bar_dark) != before_bar and (
             bar_sure or (bar_moved and (layout.bar_light, layout.bar_dark) == seen_bar)
         )

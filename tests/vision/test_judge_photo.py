@@ -22,7 +22,16 @@ from tests.vision.vision_boards import (
     random_board,
 )
 from vision.colours import DARK, EMPTY, LIGHT, layout_states
-from vision.judge import Changes, JudgeConfig, _pile_disagrees, along_lines, judge_photo, judge_reading, slot_changes
+from vision.judge import (
+    Changes,
+    JudgeConfig,
+    _junction_shares,
+    _pile_disagrees,
+    along_lines,
+    judge_photo,
+    judge_reading,
+    slot_changes,
+)
 from vision.layout import Layout, layout_from_position
 from vision.read import Reading, read_board
 from vision.trays import Off
@@ -605,7 +614,8 @@ def test_a_checker_the_outcome_lays_on_a_pile_must_show_however_the_reading_misc
         junctions[0, 11] = (7.7, second, 3.0, 4.7)
         scale = np.full((2, 12, 4, 2), 16.0, np.float32)
         scale[0, 11, 0] = (21.2, 12.9)
-        return bool(_pile_disagrees(counts, before, seen, junctions, scale, config=JudgeConfig())[0, 11])
+        shares = _junction_shares(counts, before, seen, junctions, scale)
+        return bool(_pile_disagrees(counts, seen, shares, config=JudgeConfig())[0, 11])
 
     assert disagrees(4.2)
     assert not disagrees(16.0)
@@ -627,7 +637,8 @@ def test_a_tenth_checker_past_the_line_must_show_where_no_reading_counts_it() ->
         junctions = np.full((2, 12, 5), 3.0, np.float32)
         junctions[1, 11, 4] = past
         scale = np.full((2, 12, 5, 2), 30.0, np.float32)
-        return bool(_pile_disagrees(counts, before_counts, seen_counts, junctions, scale, config=JudgeConfig())[1, 11])
+        shares = _junction_shares(counts, before_counts, seen_counts, junctions, scale)
+        return bool(_pile_disagrees(counts, seen_counts, shares, config=JudgeConfig())[1, 11])
 
     for outcome, before in ((10, 9), (9, 10)):
         assert disagrees(3.5, outcome, before, seen=9)
