@@ -101,7 +101,8 @@ OPTIONS = np.array([0, *range(1, LINE + 1), *range(-1, -LINE - 1, -1)], np.int64
 #: The first guesses at the checkers' looks: the slots least like their
 #: kind's typical look, past each of these percentiles of that distance.
 STARTS = (60.0, 75.0, 90.0)
-#: Turns of :func:`learn_layout` at most (it stops where a turn changes nothing).
+#: Turns of :func:`learn_layout`, and of :func:`_two_colours`, at most
+#: (each stops where a turn changes nothing).
 TURNS = 12
 #: What a side short of checkers (B4) pays, in mean slot distances, for
 #: each checker laid on a full line it holds past what the reading counts
@@ -314,13 +315,34 @@ def _relearn(
     return (learned[0], learned[1]), empty
 
 
+def _two_colours(colours: FloatArray) -> npt.NDArray[np.bool_]:
+    """Two clusters of ``colours`` (N, 3) Lab by k-means, begun from the
+    split at their median lightness: True for the members of the one begun
+    as the brighter half. The
+    slots least like their points are not half of each checker colour:
+    split by brightness alone, red checkers on black points fall in with
+    the points' narrowing tips, and red and blue, about equally bright,
+    share both halves."""
+    bright = colours[:, 0] >= np.median(colours[:, 0])
+    for _ in range(TURNS):
+        if bright.all() or not bright.any():
+            break
+        centres = np.stack([colours[bright].mean(axis=0), colours[~bright].mean(axis=0)])
+        nearer = ((colours[:, None, :] - centres[None]) ** 2).sum(axis=2)
+        again = nearer[:, 0] <= nearer[:, 1]
+        if (again == bright).all():
+            break
+        bright = again
+    return np.asarray(bright, np.bool_)
+
+
 def _start(
     patches: FloatArray, groups: npt.NDArray[np.intp], percentile: float
 ) -> tuple[tuple[FloatArray, FloatArray], FloatArray]:
     """A first guess: each group's empty look is its most typical slot (the
     one nearest the others, most of them empty); the slots within a line's
     reach least like that, past ``percentile`` of them, are checkers, split
-    by brightness into two looks."""
+    into two looks by colour (:func:`_two_colours`)."""
     empty = np.zeros((int(groups.max()) + 1, *patches.shape[3:]), np.float32)
     for group in range(len(empty)):
         members = patches[groups == group]
@@ -329,8 +351,7 @@ def _start(
     reach = min(patches.shape[2], LINE)
     distance = template_distance(patches, empty[groups])[:, :, :reach].ravel()
     odd = patches[:, :, :reach].reshape(-1, *patches.shape[3:])[distance >= np.percentile(distance, percentile)]
-    lightness = (odd[..., 0] * DISC).sum(axis=(1, 2))
-    bright = lightness >= np.median(lightness)
+    bright = _two_colours((odd[..., :3] * DISC[..., None]).sum(axis=(1, 2)))
     if bright.all() or not bright.any():
         return (odd.mean(axis=0), odd.mean(axis=0)), empty
     return (np.median(odd[bright], axis=0), np.median(odd[~bright], axis=0)), empty
