@@ -15,7 +15,7 @@ Nothing labels such a photo, but a board's structure does:
   its kind in the same photo (:func:`vision.rims.above_bare`).
 
 The checker pitch is found first, from the period of the lines of
-checkers (:func:`vision.features.line_pitch`). :func:`learn_layout` then
+checkers (:func:`vision.features.line_pitch`). :func:`learn_layouts` then
 fits that structure to the slots as k-means fits clusters, by turns:
 each point takes the colour and count whose looks explain its slots
 best, then every look is the median of the slots that took it. Where a
@@ -27,8 +27,10 @@ rim stands out and for each bare slot it leaves where one does
 (:data:`RIM_CHECKER`), against the bare slots of the turn before. It
 starts from several guesses (and again from each fit with every point
 colour's least checker-like slots as its empty looks, where checkers
-stand on most points of a colour at the edge) and keeps the fit that
-explains the photo best. A circle bigger than a checker over the board
+stand on most points of a colour at the edge, and from one with each
+slot's empty look learned from the slots of its kind whose rims are
+weakest) and keeps the fit that explains the photo best, or one nearly
+as good where that one's reading misses checkers (below). A circle bigger than a checker over the board
 (a dice cup, a hand's palm) and something crossing the board's frame (an
 arm reaching in, :func:`vision.refusal.check_frame_crossed`) are refused
 before any of that (:func:`vision.refusal.check_cup`). Two neighbouring
@@ -62,11 +64,17 @@ any checker's colour where both kinds are about equally bright (which is
 light, only a calibration knows). A reading still short of checkers
 reports, unsurely, the layout that holds them (white checkers lined up
 on a white point, most often), where a full line not counted surely may
-hold a few more (a pile counted short)."""
+hold a few more (a pile counted short). Where a colour's lone checkers
+stand on most first slots of one point colour, the best fit may take
+them for those slots' empty look and read short: a fit nearly as good
+(``NEARLY``) that sees every checker of each side the first saw, piles
+none more, and holds them all is read instead, none of its points
+surely."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -101,7 +109,7 @@ OPTIONS = np.array([0, *range(1, LINE + 1), *range(-1, -LINE - 1, -1)], np.int64
 #: The first guesses at the checkers' looks: the slots least like their
 #: kind's typical look, past each of these percentiles of that distance.
 STARTS = (60.0, 75.0, 90.0)
-#: Turns of :func:`learn_layout`, and of :func:`_two_colours`, at most
+#: Turns of :func:`learn_layouts`, and of :func:`_two_colours`, at most
 #: (each stops where a turn changes nothing).
 TURNS = 12
 #: What a side short of checkers (B4) pays, in mean slot distances, for
@@ -134,11 +142,15 @@ RIM_CHECKER = 2.0
 RIM_BARE = 3.0
 RIM_WEIGHT = 2.0
 RIM_CAP = 2.0
+#: Where the best layout found reads short of checkers a side cannot have
+#: borne off, the next ones are read too, while they explain the photo
+#: no more than this share worse (:func:`read_with_corners`).
+NEARLY = 0.05
 
 
 @dataclass(frozen=True)
 class Learned:
-    """What :func:`learn_layout` found: ``counts`` (2, 12) signed, + for the
+    """What :func:`learn_layouts` found: ``counts`` (2, 12) signed, + for the
     brighter checkers; ``cost`` the mean template distance per slot of the
     photo from the looks of that layout (lower explains it better);
     ``costs`` (2, 12, K) what each of the K ``options`` (signed counts, +
@@ -394,26 +406,49 @@ def _least_like(
     return empty
 
 
-def learn_layout(features: SlotFeatures, rims: FloatArray) -> Learned:
-    """The layout (and how well it explains the photo) that the board's
-    structure fits best to ``features`` and the rim strength ``rims`` (2,
-    12, L; :func:`vision.rims.rim_strength`) of a board never calibrated
-    (see the module's docstring): from each of the first guesses
-    (:func:`_start`), and again from the checker looks found with each
-    point colour's least checker-like slots as its empty looks; the fit
-    that explains the slots best wins."""
+def _calmest(patches: FloatArray, groups: npt.NDArray[np.intp], rims: FloatArray, empty: FloatArray) -> FloatArray:
+    """Each group's empty look: the median of its slots whose ``rims`` (2,
+    12, L) are its weakest quarter (a bare slot shows no round rim, however
+    many of its group a colour's checkers cover); past a rim's reach, as
+    ``empty`` has it."""
+    calm = empty.copy()
+    reach = rims.shape[2]
+    for group in range(len(calm)):
+        members = groups[:, :, :reach] == group
+        if members.any():
+            strength = rims[members]
+            calm[group] = np.median(patches[:, :, :reach][members][strength <= np.percentile(strength, 25)], axis=0)
+    return calm
+
+
+def learn_layouts(features: SlotFeatures, rims: FloatArray) -> list[Learned]:
+    """The layouts (and how well each explains the photo) that the board's
+    structure fits to ``features`` and the rim strength ``rims`` (2, 12, L;
+    :func:`vision.rims.rim_strength`) of a board never calibrated (see the
+    module's docstring): from each of the first guesses (:func:`_start`),
+    and again from the checker looks found with each point colour's least
+    checker-like slots as its empty looks, and from the middle guess's
+    checker looks with each group's slots of the weakest rims as its empty
+    look (:func:`_calmest`); each layout once, the one that explains the
+    slots best first."""
     patches = features.patches
     groups = _groups(patches.shape[2])
     fits = []
     for percentile in STARTS:
         fit = _fit(patches, groups, *_start(patches, groups, percentile), rims)
         fits += [fit, _fit(patches, groups, fit[2], _least_like(patches, groups, fit[2]), rims)]
-    mean, counts, checkers, empty = min(fits, key=lambda f: f[0])
-    misfit = _slot_costs(patches, counts, checkers, empty, groups) / max(mean, 1e-6)
-    costs = _option_costs(patches, checkers, empty, groups, _rim_costs(rims, counts, groups, mean))
-    first, second = checkers
-    sign = -1 if (second[..., 0] * DISC).sum() > (first[..., 0] * DISC).sum() else 1
-    return Learned(counts * sign, mean, costs, OPTIONS * sign, misfit)
+    middle = fits[2 * (len(STARTS) // 2)]
+    fits.append(_fit(patches, groups, middle[2], _calmest(patches, groups, rims, middle[3]), rims))
+    learned: list[Learned] = []
+    for mean, counts, checkers, empty in sorted(fits, key=lambda f: f[0]):
+        first, second = checkers
+        sign = -1 if (second[..., 0] * DISC).sum() > (first[..., 0] * DISC).sum() else 1
+        if any((found.counts == counts * sign).all() for found in learned):
+            continue
+        misfit = _slot_costs(patches, counts, checkers, empty, groups) / max(mean, 1e-6)
+        costs = _option_costs(patches, checkers, empty, groups, _rim_costs(rims, counts, groups, mean))
+        learned.append(Learned(counts * sign, mean, costs, OPTIONS * sign, misfit))
+    return learned
 
 
 def _sides(reading: Reading) -> tuple[int, int]:
@@ -630,11 +665,19 @@ def _too_many(sides: tuple[int, int], config: ReadConfig) -> Refusal:
 def read_with_corners(image: Image, geometry: BoardGeometry, *, config: ReadConfig | None = None) -> Reading:
     """Read a frame (h, w, 3) BGR uint8 of an uncalibrated board (see
     :func:`vision.read.geometry_from_corners`): the layout is learned from
-    the frame (:func:`learn_layout`), then read as a calibration learned
+    the frame (:func:`learn_layouts`), then read as a calibration learned
     from that layout would read it (``config``: the reader's thresholds,
     by default :class:`vision.read.ReadConfig`'s). A board whose checkers
     cannot be told from its points is refused, and so is one with
-    something over it."""
+    something over it.
+
+    Where that reading is short of checkers a side cannot have borne off
+    (B4, E1), a layout found nearly as good (``NEARLY``) may hold them: a
+    colour's lone checkers on most first slots of a point colour pass for
+    those slots' empty look in the best. Read as that layout teaches, the
+    photo must show every checker of each side the first reading saw, and
+    pile none more; it is read so, and no point surely: the photo chose
+    between two layouts."""
     config = config or ReadConfig()
     rectified = rectify(image, geometry)
     # a circle bigger than a checker: a dice cup (or a hand's palm); a board of one's own is calibrated
@@ -645,7 +688,38 @@ def read_with_corners(image: Image, geometry: BoardGeometry, *, config: ReadConf
         return refused_reading(refusal, geometry, rectified)
     lab = to_lab(rectified)
     features = measure(rectified, geometry, lab=lab)
-    learned = learn_layout(features, rim_strength(gradients(rectified, lab=lab), geometry))
+    fits = learn_layouts(features, rim_strength(gradients(rectified, lab=lab), geometry))
+    first = _read_learned(rectified, geometry, features, fits[0], config)
+    if first.short:
+        for other in fits[1:]:
+            if other.cost > (1 + NEARLY) * fits[0].cost:
+                break
+            again = _read_learned(rectified, geometry, features, other, config)
+            kept = all(b >= a for a, b in zip(first.sides, again.sides, strict=True))
+            if again.reading.refusal is None and not again.short and kept and again.piled <= first.piled:
+                unsure = np.minimum(again.reading.confidence, DOUBT_CONFIDENCE).astype(np.float32)
+                points = tuple(point_name(r, c) for r in range(2) for c in range(12))
+                bar = ("bar",) if "bar" in again.reading.uncertain else ()
+                return replace(again.reading, confidence=unsure, uncertain=points + bar)
+    return first.reading
+
+
+class _Read(NamedTuple):
+    """What :func:`_read_learned` read: ``reading``; whether it was
+    ``short`` of checkers a side cannot have borne off (filled in from the
+    layout that holds them); the light and dark checkers it saw
+    (``sides``) and piled past full lines (``piled``) before that."""
+
+    reading: Reading
+    short: bool = False
+    sides: tuple[int, int] = (0, 0)
+    piled: int = 0
+
+
+def _read_learned(
+    rectified: Image, geometry: BoardGeometry, features: SlotFeatures, learned: Learned, config: ReadConfig
+) -> _Read:
+    """Read ``rectified`` as the layout ``learned`` teaches (see the module's docstring)."""
     # a full line may be a pile, whose upper layer lies over its slots as
     # no look learned from lines does: the reader judges it junction by junction
     refusal = check_occlusion(
@@ -655,20 +729,22 @@ def read_with_corners(image: Image, geometry: BoardGeometry, *, config: ReadConf
         what="something unlike the board or its checkers",
     )
     if refusal is not None:
-        return refused_reading(refusal, geometry, rectified)
+        return _Read(refused_reading(refusal, geometry, rectified))
     line = np.clip(learned.counts, -LINE, LINE)
     if not (line > 0).any() or not (line < 0).any():
-        return refused_reading(
-            Refusal("colours_unknown", "cannot tell two kinds of checker from the points in this picture"),
-            geometry,
-            rectified,
+        return _Read(
+            refused_reading(
+                Refusal("colours_unknown", "cannot tell two kinds of checker from the points in this picture"),
+                geometry,
+                rectified,
+            )
         )
     try:
         reading, model, positive_light = _read_as(rectified, geometry, features, learned.counts, config)
     except CalibrationError as exc:
-        return refused_reading(Refusal("colours_unknown", str(exc)), geometry, rectified)
+        return _Read(refused_reading(Refusal("colours_unknown", str(exc)), geometry, rectified))
     if reading.refusal is not None:
-        return reading
+        return _Read(reading)
     if not positive_light:
         learned = replace(learned, counts=-learned.counts, options=-learned.options)
     sides = _sides(reading)
@@ -678,17 +754,17 @@ def read_with_corners(image: Image, geometry: BoardGeometry, *, config: ReadConf
         # long or a point or two misread (the layout that holds them is tried below)
         beyond = np.array(sides) - config.checkers - _piled(reading.counts)
         if beyond.max() > config.extra_checkers:  # past a misread point or two
-            return refused_reading(_too_many(sides, config), geometry, rectified)
+            return _Read(refused_reading(_too_many(sides, config), geometry, rectified))
         misread = bool(beyond.max() > 0)
     reading, model, found = _rebalanced(rectified, geometry, features, learned, reading, model, config)
     if max(_sides(reading)) > config.checkers:
-        return refused_reading(_too_many(_sides(reading), config), geometry, rectified)
+        return _Read(refused_reading(_too_many(_sides(reading), config), geometry, rectified))
     missing = _missing_some(reading, config, full_bar_counts=False)
     if misread and missing and not _missing_some(reading, config):
         # too many checkers, and, held to a side's, too few save on a bar that seemed to hold too many:
         # no misread point does both, something over the board does (a side short on the points is a
         # checker missed there, filled in below)
-        return refused_reading(_too_many(sides, config), geometry, rectified)
+        return _Read(refused_reading(_too_many(sides, config), geometry, rectified))
     seen = np.minimum(np.abs(reading.counts), LINE) * np.sign(reading.counts)
     doubt = (seen != found) | (learned.margin(found) < MARGIN) | missing
     # checkers about equally bright (red and blue) are named light and dark
@@ -696,6 +772,7 @@ def read_with_corners(image: Image, geometry: BoardGeometry, *, config: ReadConf
     # them by a guess, and no checker's colour is sure
     doubt |= (reading.counts != 0) & (abs(float(model.light_lab[0] - model.dark_lab[0])) < SAME_BRIGHTNESS)
     confidence = np.where(doubt, np.minimum(reading.confidence, DOUBT_CONFIDENCE), reading.confidence)
+    sides, piles = _sides(reading), int(_piled(reading.counts).sum())
     if missing:
         # a reading short of checkers is wrong somewhere: the layout that holds them is the better guess
         balanced = _balanced(learned, reading, config)
@@ -704,4 +781,6 @@ def read_with_corners(image: Image, geometry: BoardGeometry, *, config: ReadConf
             reading = replace(reading, counts=np.where(piled, reading.counts, balanced))
     uncertain = [point_name(r, c) for r in range(2) for c in range(12) if confidence[r, c] < config.confident]
     uncertain += ["bar"] if "bar" in reading.uncertain else []
-    return replace(reading, confidence=confidence.astype(np.float32), uncertain=tuple(uncertain))
+    return _Read(
+        replace(reading, confidence=confidence.astype(np.float32), uncertain=tuple(uncertain)), missing, sides, piles
+    )
