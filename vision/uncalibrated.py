@@ -30,15 +30,16 @@ colour's least checker-like slots as its empty looks, where checkers
 stand on most points of a colour at the edge, and from one with each
 slot's empty look learned from the slots of its kind whose rims are
 weakest) and keeps the fit that explains the photo best, or one nearly
-as good where that one's reading misses checkers (below). A circle bigger than a checker over the board
-(a dice cup, a hand's palm) and something crossing the board's frame (an
-arm reaching in, :func:`vision.refusal.check_frame_crossed`) are refused
-before any of that (:func:`vision.refusal.check_cup`). Two neighbouring
-slots that fit their looks far worse than the rest are something
-reaching in, and the photo is refused (not on a full line: a pile's upper
-layer lies over its slots, and the reader judges piles junction by
-junction). :func:`read_with_corners` hands
-the layout found to the reader as if it were a calibration's
+as good where that one's reading misses checkers (below). A circle
+bigger than a checker over the board (a dice cup, a hand's palm) and
+something crossing the board's frame (an arm reaching in,
+:func:`vision.refusal.check_frame_crossed`) are refused before any of
+that (:func:`vision.refusal.check_cup`). Two neighbouring slots that fit
+their looks far worse than the rest are something reaching in, and the
+photo is refused (not on a full line: a pile's upper layer lies over its
+slots, and the reader judges piles junction by junction).
+:func:`read_with_corners` hands the layout found to the reader as if it
+were a calibration's
 (:func:`vision.colours.learn_from_layout`), with every empty look
 borrowed from another point so that no slot confirms itself, which reads
 the piles, the bar and how sure each point is.
@@ -330,11 +331,10 @@ def _relearn(
 def _two_colours(colours: FloatArray) -> npt.NDArray[np.bool_]:
     """Two clusters of ``colours`` (N, 3) Lab by k-means, begun from the
     split at their median lightness: True for the members of the one begun
-    as the brighter half. The
-    slots least like their points are not half of each checker colour:
-    split by brightness alone, red checkers on black points fall in with
-    the points' narrowing tips, and red and blue, about equally bright,
-    share both halves."""
+    as the brighter half. The slots least like their points are not half
+    of each checker colour: split by brightness alone, red checkers on
+    black points fall in with the points' narrowing tips, and red and
+    blue, about equally bright, share both halves."""
     bright = colours[:, 0] >= np.median(colours[:, 0])
     for _ in range(TURNS):
         if bright.all() or not bright.any():
@@ -772,7 +772,7 @@ def _read_learned(
     # them by a guess, and no checker's colour is sure
     doubt |= (reading.counts != 0) & (abs(float(model.light_lab[0] - model.dark_lab[0])) < SAME_BRIGHTNESS)
     confidence = np.where(doubt, np.minimum(reading.confidence, DOUBT_CONFIDENCE), reading.confidence)
-    sides, piles = _sides(reading), int(_piled(reading.counts).sum())
+    unfilled = reading
     if missing:
         # a reading short of checkers is wrong somewhere: the layout that holds them is the better guess
         balanced = _balanced(learned, reading, config)
@@ -782,5 +782,8 @@ def _read_learned(
     uncertain = [point_name(r, c) for r in range(2) for c in range(12) if confidence[r, c] < config.confident]
     uncertain += ["bar"] if "bar" in reading.uncertain else []
     return _Read(
-        replace(reading, confidence=confidence.astype(np.float32), uncertain=tuple(uncertain)), missing, sides, piles
+        replace(reading, confidence=confidence.astype(np.float32), uncertain=tuple(uncertain)),
+        short=missing,
+        sides=_sides(unfilled),
+        piled=int(_piled(unfilled.counts).sum()),
     )
