@@ -27,7 +27,7 @@ rim stands out and for each bare slot it leaves where one does
 (:data:`RIM_CHECKER`), against the bare slots of the turn before. It
 starts from several guesses (and again from each fit with every point
 colour's least checker-like slots as its empty looks, where checkers
-stand on most points of a colour at the edge, and from one with each
+stand on most points of a colour at the edge, and again with each
 slot's empty look learned from the slots of its kind whose rims are
 weakest) and keeps the fit that explains the photo best, or one nearly
 as good where that one's reading misses checkers (below). A circle
@@ -427,18 +427,19 @@ def learn_layouts(features: SlotFeatures, rims: FloatArray) -> list[Learned]:
     :func:`vision.rims.rim_strength`) of a board never calibrated (see the
     module's docstring): from each of the first guesses (:func:`_start`),
     and again from the checker looks found with each point colour's least
-    checker-like slots as its empty looks, and from the middle guess's
-    checker looks with each group's slots of the weakest rims as its empty
-    look (:func:`_calmest`); each layout once, the one that explains the
-    slots best first."""
+    checker-like slots as its empty looks, and with each group's slots of
+    the weakest rims as its empty look (:func:`_calmest`); each layout
+    once, the one that explains the slots best first."""
     patches = features.patches
     groups = _groups(patches.shape[2])
     fits = []
     for percentile in STARTS:
         fit = _fit(patches, groups, *_start(patches, groups, percentile), rims)
-        fits += [fit, _fit(patches, groups, fit[2], _least_like(patches, groups, fit[2]), rims)]
-    middle = fits[2 * (len(STARTS) // 2)]
-    fits.append(_fit(patches, groups, middle[2], _calmest(patches, groups, rims, middle[3]), rims))
+        fits += [
+            fit,
+            _fit(patches, groups, fit[2], _least_like(patches, groups, fit[2]), rims),
+            _fit(patches, groups, fit[2], _calmest(patches, groups, rims, fit[3]), rims),
+        ]
     learned: list[Learned] = []
     for mean, counts, checkers, empty in sorted(fits, key=lambda f: f[0]):
         first, second = checkers
