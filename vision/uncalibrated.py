@@ -74,6 +74,7 @@ surely."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
@@ -421,7 +422,7 @@ def _calmest(patches: FloatArray, groups: npt.NDArray[np.intp], rims: FloatArray
     return calm
 
 
-def learn_layouts(features: SlotFeatures, rims: FloatArray) -> list[Learned]:
+def learn_layouts(features: SlotFeatures, rims: FloatArray) -> Iterator[Learned]:
     """The layouts (and how well each explains the photo) that the board's
     structure fits to ``features`` and the rim strength ``rims`` (2, 12, L;
     :func:`vision.rims.rim_strength`) of a board never calibrated (see the
@@ -429,7 +430,8 @@ def learn_layouts(features: SlotFeatures, rims: FloatArray) -> list[Learned]:
     and again from the checker looks found with each point colour's least
     checker-like slots as its empty looks, and with each group's slots of
     the weakest rims as its empty look (:func:`_calmest`); each layout
-    once, the one that explains the slots best first."""
+    once, the one that explains the slots best first, each worked out as
+    it is asked for (most photos need only the first)."""
     patches = features.patches
     groups = _groups(patches.shape[2])
     fits = []
@@ -440,16 +442,16 @@ def learn_layouts(features: SlotFeatures, rims: FloatArray) -> list[Learned]:
             _fit(patches, groups, fit[2], _least_like(patches, groups, fit[2]), rims),
             _fit(patches, groups, fit[2], _calmest(patches, groups, rims, fit[3]), rims),
         ]
-    learned: list[Learned] = []
+    found: list[Counts] = []
     for mean, counts, checkers, empty in sorted(fits, key=lambda f: f[0]):
         first, second = checkers
         sign = -1 if (second[..., 0] * DISC).sum() > (first[..., 0] * DISC).sum() else 1
-        if any((found.counts == counts * sign).all() for found in learned):
+        if any((layout == counts * sign).all() for layout in found):
             continue
+        found.append(counts * sign)
         misfit = _slot_costs(patches, counts, checkers, empty, groups) / max(mean, 1e-6)
         costs = _option_costs(patches, checkers, empty, groups, _rim_costs(rims, counts, groups, mean))
-        learned.append(Learned(counts * sign, mean, costs, OPTIONS * sign, misfit))
-    return learned
+        yield Learned(counts * sign, mean, costs, OPTIONS * sign, misfit)
 
 
 def _sides(reading: Reading) -> tuple[int, int]:
@@ -690,10 +692,11 @@ def read_with_corners(image: Image, geometry: BoardGeometry, *, config: ReadConf
     lab = to_lab(rectified)
     features = measure(rectified, geometry, lab=lab)
     fits = learn_layouts(features, rim_strength(gradients(rectified, lab=lab), geometry))
-    first = _read_learned(rectified, geometry, features, fits[0], config)
+    best = next(fits)
+    first = _read_learned(rectified, geometry, features, best, config)
     if first.short:
-        for other in fits[1:]:
-            if other.cost > (1 + NEARLY) * fits[0].cost:
+        for other in fits:
+            if other.cost > (1 + NEARLY) * best.cost:
                 break
             again = _read_learned(rectified, geometry, features, other, config)
             kept = all(b >= a for a, b in zip(first.sides, again.sides, strict=True))

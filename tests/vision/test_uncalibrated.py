@@ -113,6 +113,13 @@ def test_more_checkers_of_a_colour_than_a_side_has_are_refused_or_read_unsurely(
     assert (reading.confidence < CONFIDENT).all()
 
 
+def _read_bench_photo(seed: int, photo: int, layout: Layout, *, occlusion: str | None = None) -> Reading:
+    """Photo ``photo`` of ``bench/uncalibrated.py``'s set ``seed``, showing
+    ``layout`` (with ``occlusion`` over it), read by its corners alone."""
+    shot = uncalibrated_bench_photo(seed, photo, layout, occlusion=occlusion)
+    return read_with_corners(shot.image, geometry_from_corners(shot.image, shot.corners))
+
+
 @pytest.mark.parametrize(
     ("photo", "layout"),
     [
@@ -132,8 +139,7 @@ def test_a_side_seen_over_by_a_misread_point_is_read_as_the_layout_that_holds_it
     cut to it, not refused as something over the board
     (bench/uncalibrated.py seed 1: each of these photos was refused
     before)."""
-    shot = uncalibrated_bench_photo(1, photo, layout)
-    reading = read_with_corners(shot.image, geometry_from_corners(shot.image, shot.corners))
+    reading = _read_bench_photo(1, photo, layout)
     assert reading.refusal is None, reading.refusal
     assert reading.layout() == layout
 
@@ -161,8 +167,7 @@ def test_a_side_seen_over_whose_layout_leaves_a_few_missed_is_filled_in_b4(
     line on a point of its own colour read short): those are filled in
     from the layout, unsurely, not refused as something over the board
     (bench/uncalibrated.py: each of these photos was refused before)."""
-    shot = uncalibrated_bench_photo(seed, photo, layout)
-    reading = read_with_corners(shot.image, geometry_from_corners(shot.image, shot.corners))
+    reading = _read_bench_photo(seed, photo, layout)
     assert reading.refusal is None, reading.refusal
     assert reading.layout() == layout
 
@@ -173,8 +178,7 @@ def test_a_caption_along_the_frame_of_a_board_never_calibrated_is_no_arm_reachin
     layout = Layout(
         top=(4, 0, 0, 0, 0, 0, -2, 1, -1, 1, -2, -1), bottom=(-3, 0, 0, 0, 0, 0, 2, 1, 3, 2, 1, -3), bar_dark=3
     )
-    shot = uncalibrated_bench_photo(1, 173, layout)
-    reading = read_with_corners(shot.image, geometry_from_corners(shot.image, shot.corners))
+    reading = _read_bench_photo(1, 173, layout)
     assert reading.refusal is None, reading.refusal
     assert reading.layout() == layout
 
@@ -197,8 +201,7 @@ def test_the_first_guess_at_the_checkers_looks_splits_them_by_colour(seed: int, 
     are split into two looks by colour, not at their median lightness:
     they are not half of each kind (bench/uncalibrated.py: both photos
     were misread before)."""
-    shot = uncalibrated_bench_photo(seed, photo, layout)
-    reading = read_with_corners(shot.image, geometry_from_corners(shot.image, shot.corners))
+    reading = _read_bench_photo(seed, photo, layout)
     assert reading.refusal is None, reading.refusal
     assert reading.layout() == layout
 
@@ -211,8 +214,7 @@ def test_lone_checkers_on_most_first_slots_of_a_point_colour_are_read_from_a_fit
     rims, holds them: the photo is read as it, and no point surely (the
     photo chose between two layouts)."""
     layout = Layout(top=(2, 0, 0, 0, -1, 0, -5, 1, -1, -3, 0, -1), bottom=(-1, 0, 1, -1, 1, -1, 3, 1, 4, 2, 0, -1))
-    shot = uncalibrated_bench_photo(7, 250, layout)
-    reading = read_with_corners(shot.image, geometry_from_corners(shot.image, shot.corners))
+    reading = _read_bench_photo(7, 250, layout)
     assert reading.refusal is None, reading.refusal
     assert reading.layout() == layout
     assert (reading.confidence <= DOUBT_CONFIDENCE).all()
@@ -227,8 +229,7 @@ def test_a_full_line_that_fits_the_look_of_a_line_poorly_is_no_hand() -> None:
     layout = Layout(
         top=(0, 0, 1, 0, 0, 0, -5, -2, 0, -5, 3, 1), bottom=(0, 0, 0, 0, 1, 1, -1, 0, 1, 1, 5, -2), bar_light=1
     )
-    shot = uncalibrated_bench_photo(1, 296, layout)
-    reading = read_with_corners(shot.image, geometry_from_corners(shot.image, shot.corners))
+    reading = _read_bench_photo(1, 296, layout)
     assert reading.refusal is None, reading.refusal
     assert reading.layout() == layout
 
@@ -257,8 +258,7 @@ def test_an_arm_over_a_side_of_the_frame_mostly_taken_for_a_caption_is_refused(
     side of the frame, and the few samples of it left are mostly the arm,
     which then looked like that side's usual colour. Measured against the
     rest of the frame, it reaches over it (both were read before)."""
-    shot = uncalibrated_bench_photo(1, photo, layout, occlusion=occlusion)
-    reading = read_with_corners(shot.image, geometry_from_corners(shot.image, shot.corners))
+    reading = _read_bench_photo(1, photo, layout, occlusion=occlusion)
     assert reading.refusal is not None and reading.refusal.reason == "hand_over_board"
     assert "reaches over" in reading.refusal.message
 
@@ -337,7 +337,7 @@ def test_a_point_colour_near_a_checkers_is_not_taken_for_checkers() -> None:
     points[0, :2] = light - 12  # gold points: near the edge, like a gold checker in the shade
     counts = np.array([[2, 0, -3, 1, 0, -1, 0, 5, 0, -2, 1, 0], [0, -2, 0, 3, 0, 0, -5, 0, 1, 0, -2, 1]], np.int64)
     features = _features({"light": light, "dark": dark, "points": points}, counts, rng)
-    learned = learn_layouts(features, _rims(counts, rng))[0]
+    learned = next(learn_layouts(features, _rims(counts, rng)))
     assert learned.counts.tolist() == counts.tolist()
     assert (learned.margin(learned.counts) >= MARGIN).all()
 
@@ -361,7 +361,7 @@ def test_where_a_point_colour_is_a_checkers_and_no_rim_tells_a_lone_checker_ther
     another explains the point nearly as well."""
     rng = np.random.default_rng(5)
     counts, features = _look_alike(rng)
-    learned = learn_layouts(features, _rims(counts, rng, checker=10.0))[0]
+    learned = next(learn_layouts(features, _rims(counts, rng, checker=10.0)))
     lone = (point_kind() == 0) & (np.abs(counts) <= 1) & (counts >= 0)
     assert (learned.margin(learned.counts)[lone] < MARGIN).all()
     assert learned.counts[~lone].tolist() == counts[~lone].tolist()
@@ -375,7 +375,7 @@ def test_where_a_point_colour_is_a_checkers_the_rims_tell_a_checker_there() -> N
     bare base is learned as it is (the rims alone do not make it sure)."""
     rng = np.random.default_rng(5)
     counts, features = _look_alike(rng)
-    assert learn_layouts(features, _rims(counts, rng))[0].counts.tolist() == counts.tolist()
+    assert next(learn_layouts(features, _rims(counts, rng))).counts.tolist() == counts.tolist()
 
 
 def _reading(top: list[int], bottom: list[int], bar_dark: int = 0, bar_light: int = 0) -> Reading:
