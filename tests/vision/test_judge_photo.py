@@ -25,6 +25,7 @@ from vision.colours import DARK, EMPTY, LIGHT, layout_states
 from vision.judge import (
     Changes,
     JudgeConfig,
+    PhotoVerdict,
     _junction_shares,
     _pile_disagrees,
     along_lines,
@@ -672,6 +673,25 @@ def test_a_pile_changed_only_past_its_second_layer_is_not_read_surely() -> None:
     assert sure.verdict == "legal" and sure.play is not None and sure.play.after == play.after
 
 
+def _judged_against_the_frame_before(
+    before: Position, dice: Dice, play: LegalPlay, otherwise: Position, seed: int
+) -> tuple[PhotoVerdict, PhotoVerdict, PhotoVerdict]:
+    """Light, on a calibrated wooden board, plays ``play`` from ``before``:
+    the photo judged alone, and against the frame before; and a photo of
+    ``otherwise`` (a play that is not it) against that frame. Frames shot
+    with seeds ``seed`` on."""
+    board = plain_board("wood")
+    calibration = calibrated(board)
+    frame_before = board.shoot(light_layout(before, "light"), seed).image
+    photo = board.shoot(light_layout(play.after, "light"), seed + 1).image
+    other = board.shoot(light_layout(otherwise, "light"), seed + 2).image
+    return (
+        judge_photo(before, dice, photo, calibration=calibration),
+        judge_photo(before, dice, photo, calibration=calibration, before_image=frame_before),
+        judge_photo(before, dice, other, calibration=calibration, before_image=frame_before),
+    )
+
+
 def test_the_tenth_checker_of_a_pile_shows_against_the_frame_before() -> None:
     """A pile's tenth checker lies past its line's junctions, where a photo
     alone counts nothing: 3/off 1/off takes it off the 1-point. Against the
@@ -679,17 +699,12 @@ def test_the_tenth_checker_of_a_pile_shows_against_the_frame_before() -> None:
     changes it, and the move is judged legal without a tray. A photo where
     it still lies there (3/off alone, the 1 left unplayed) is no legal play."""
     before, dice, play = bearing_off_a_pile()
-    board = plain_board("wood")
-    calibration = calibrated(board)
-    frame_before = board.shoot(light_layout(before, "light"), 11).image
-    photo = board.shoot(light_layout(play.after, "light"), 12).image
-    assert judge_photo(before, dice, photo, calibration=calibration).verdict == "refused"
-    judged = judge_photo(before, dice, photo, calibration=calibration, before_image=frame_before)
-    assert judged.verdict == "legal" and judged.play is not None and judged.play.after == play.after
     me = list(before.me)
     me[3] -= 1
-    unplayed = board.shoot(light_layout(Position(tuple(me), before.them), "light"), 13).image
-    assert judge_photo(before, dice, unplayed, calibration=calibration, before_image=frame_before).verdict != "legal"
+    alone, judged, unplayed = _judged_against_the_frame_before(before, dice, play, Position(tuple(me), before.them), 11)
+    assert alone.verdict == "refused"
+    assert judged.verdict == "legal" and judged.play is not None and judged.play.after == play.after
+    assert unplayed.verdict != "legal"
 
 
 def test_a_move_that_only_shortens_a_pile_shows_at_its_junctions_against_the_frame_before() -> None:
@@ -707,15 +722,10 @@ def test_a_move_that_only_shortens_a_pile_shows_at_its_junctions_against_the_fra
     dice = Dice(2, 1)
     (play,) = legal_plays(before, dice)
     assert str(play.play) == "1/off(2)"
-    board = plain_board("wood")
-    calibration = calibrated(board)
-    frame_before = board.shoot(light_layout(before, "light"), 21).image
-    photo = board.shoot(light_layout(play.after, "light"), 22).image
-    assert judge_photo(before, dice, photo, calibration=calibration).verdict == "refused"
-    judged = judge_photo(before, dice, photo, calibration=calibration, before_image=frame_before)
+    alone, judged, unmoved = _judged_against_the_frame_before(before, dice, play, before, 21)
+    assert alone.verdict == "refused"
     assert judged.verdict == "legal" and judged.play is not None and judged.play.after == play.after
-    unmoved = board.shoot(light_layout(before, "light"), 23).image
-    assert judge_photo(before, dice, unmoved, calibration=calibration, before_image=frame_before).verdict != "legal"
+    assert unmoved.verdict != "legal"
 
 
 def test_the_tray_and_the_rest_of_the_board_count_a_pile_no_photo_shows() -> None:
