@@ -687,8 +687,8 @@ def _layer_threshold(ratio: FloatArray, *, config: ReadConfig) -> float:
 
 
 @dataclass(frozen=True)
-class _Bar:
-    """What :func:`_read_bar` found: light and dark checkers counted, how
+class Bar:
+    """What :func:`read_bar` found: light and dark checkers counted, how
     sure, the colour of the checker centred on each probe (B,) (LIGHT, DARK
     or 0; also those past the room the points leave), and of those past
     the room, how many of each colour look like checkers (``past``) and
@@ -702,7 +702,7 @@ class _Bar:
     beyond: dict[int, int]
 
 
-def _read_bar(features: SlotFeatures, model: ColourModel, room: dict[int, int], *, config: ReadConfig) -> _Bar:
+def read_bar(features: SlotFeatures, model: ColourModel, room: dict[int, int], *, config: ReadConfig) -> Bar:
     """The checkers on the bar. Checkers there stand anywhere: each is found
     where a probe (every quarter pitch) is most surely a checker rather than
     the empty bar, and no other is looked for within one checker of it. A
@@ -759,7 +759,7 @@ def _read_bar(features: SlotFeatures, model: ColourModel, room: dict[int, int], 
         sure = min(sure, float(prob[i, colour]))
     if free.any():
         sure = min(sure, float(prob[free, EMPTY].min()))
-    return _Bar(totals[LIGHT], totals[DARK], sure, centres, past, beyond)
+    return Bar(totals[LIGHT], totals[DARK], sure, centres, past, beyond)
 
 
 def unexplained_slots(prob: FloatArray, explained: FloatArray, *, config: ReadConfig) -> npt.NDArray[np.bool_]:
@@ -868,8 +868,7 @@ def read_rectified(
         loose |= _lit_otherwise(features, model, counts, borrowed, config=config)
     # a side has config.checkers (B4): the bar holds no more than the points and the tray leave
     on_points = _per_colour(counts)
-    borne_off = _borne_off(off)
-    bar = _read_bar(features, model, _room(on_points, borne_off, config=config), config=config)
+    bar = read_bar(features, model, bar_room(counts, off, config=config), config=config)
     if refusal is None and calibrated:
         refusal = _check_too_many(on_points, bar, config=config)
     if refusal is None and empty is not None:
@@ -892,7 +891,7 @@ def read_rectified(
             pile_confidence,
             bar,
             off,
-            functools.partial(_read_bar, features, model, config=config),
+            functools.partial(read_bar, features, model, config=config),
             config=config,
             calibrated=calibrated,
         )
@@ -922,9 +921,11 @@ def _per_colour(counts: npt.NDArray[np.int64]) -> dict[int, int]:
     return {LIGHT: int(counts[counts > 0].sum()), DARK: int(-counts[counts < 0].sum())}
 
 
-def _room(on_points: dict[int, int], borne_off: dict[int, int], *, config: ReadConfig) -> dict[int, int]:
+def bar_room(counts: npt.NDArray[np.int64], off: Off | None, *, config: ReadConfig) -> dict[int, int]:
     """Checkers of each colour (LIGHT, DARK -> n) the bar may hold: those
-    neither on the points nor surely in the tray (B4)."""
+    neither on the points (``counts`` (2, 12)) nor surely in the tray
+    (``off``) (B4)."""
+    on_points, borne_off = _per_colour(counts), _borne_off(off)
     return {colour: max(config.checkers - borne_off[colour] - on_points[colour], 0) for colour in (LIGHT, DARK)}
 
 
@@ -950,13 +951,13 @@ def _held(
     confidence: FloatArray,
     prob: FloatArray,
     pile_confidence: FloatArray,
-    bar: _Bar,
+    bar: Bar,
     off: Off | None,
-    reread: Callable[[dict[int, int]], _Bar],
+    reread: Callable[[dict[int, int]], Bar],
     *,
     config: ReadConfig,
     calibrated: bool,
-) -> tuple[npt.NDArray[np.bool_], _Bar]:
+) -> tuple[npt.NDArray[np.bool_], Bar]:
     """Count ``counts`` (2, 12) in place as a side's checkers must be (B4),
     and return the points (2, 12) recounted and the bar as the points then
     leave it room (``reread``: the bar read with a room, colour -> checkers).
@@ -986,7 +987,7 @@ def _held(
             row, col, by = change
             counts[row, col] += by
             recounted[row, col] = True
-            bar = reread(_room(_per_colour(counts), _borne_off(off), config=config))
+            bar = reread(bar_room(counts, off, config=config))
             if by * (1 if colour == LIGHT else -1) > 0:  # the side held fewer
                 break
     return recounted, bar
@@ -997,7 +998,7 @@ def _recount(
     confidence: FloatArray,
     odds: FloatArray,
     pile_confidence: FloatArray,
-    bar: _Bar,
+    bar: Bar,
     off: Off | None,
     colour: int,
     recounted: npt.NDArray[np.bool_],
@@ -1068,7 +1069,7 @@ def _recount(
     return (row, col, sign * gain * -most) if rival - against >= config.recount_margin else None
 
 
-def _check_too_many(on_points: dict[int, int], bar: _Bar, *, config: ReadConfig) -> Refusal | None:
+def _check_too_many(on_points: dict[int, int], bar: Bar, *, config: ReadConfig) -> Refusal | None:
     """``hand_over_board`` where the points (``on_points``: colour -> count)
     and the ``bar`` (the checkers counted there, and those past the room
     the points leave that look nothing like the empty bar) seem to hold

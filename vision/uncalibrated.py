@@ -44,6 +44,15 @@ were a calibration's
 borrowed from another point so that no slot confirms itself, which reads
 the piles, the bar and how sure each point is.
 
+The points' count leaves the bar its room (B4): where the bar seemed to
+hold checkers of a colour past it, each unlike the bare bar, and the
+points hold more of that colour than the layout learned lets them, the
+bar holds those checkers and the points what the layout lets them, not
+surely (:func:`_onto_bar`; a second checker read past a lone one is the
+misreading, a checker plain on the bar is none), unless that colour looks
+like the bare bar (dark checkers on a dark bar, whose shadows pass for
+them).
+
 A reading that holds more checkers of a colour than a side has (B4) has
 something on the board, or counted a pile long, or read a point or two
 wrong: it is refused where its piles leave more of the excess than
@@ -82,9 +91,12 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.colours import (
+    CHECKER_GAIN,
+    DARK,
     DISC,
     EMPTY,
     FAR_HALF,
+    LIGHT,
     LINE,
     SAME_BRIGHTNESS,
     UNKNOWN,
@@ -98,7 +110,16 @@ from vision.errors import CalibrationError
 from vision.features import JUNCTIONS, SlotFeatures, measure, to_lab
 from vision.geometry import BoardGeometry, Image, rectify
 from vision.layout import Layout
-from vision.read import ReadConfig, Reading, bearing_off, point_name, read_rectified, refused_reading
+from vision.read import (
+    ReadConfig,
+    Reading,
+    bar_room,
+    bearing_off,
+    point_name,
+    read_bar,
+    read_rectified,
+    refused_reading,
+)
 from vision.refusal import Refusal, RefusalConfig, check_cup, check_frame_crossed, check_occlusion
 from vision.rims import above_bare, gradients, rim_strength
 
@@ -644,6 +665,7 @@ def _rebalanced(
             again, retaught, _ = _read_as(rectified, geometry, features, line, config, positive_is_light=True)
         except CalibrationError:  # a layout that cannot teach two kinds of checker: the first reading stands
             return reading, model, learned.counts
+        again = _onto_bar(again, balanced, retaught, config)
     again = _trimmed(again, balanced, config.checkers)
     first, held = _sides(reading), _sides(again)
     kept = all(b >= a or a > config.checkers for a, b in zip(first, held, strict=True))
@@ -653,6 +675,53 @@ def _rebalanced(
     if again.refusal is None and kept and max(held) <= config.checkers and not missing:
         return again, retaught, line
     return reading, model, learned.counts
+
+
+def _onto_bar(reading: Reading, layout: Counts, model: ColourModel, config: ReadConfig) -> Reading:
+    """``reading`` where the bar seemed to hold checkers of a colour past
+    the room its points leave (B4), each unlike the empty bar, and its
+    points hold more of that colour than ``layout`` (2, 12) lets them on
+    lines: there are the checkers too many, misread on the points (a
+    second checker past a lone one), and the bar holds them. Those points
+    hold what ``layout`` lets them, not surely, and the bar is read again
+    with the room they leave, where it then holds every checker cut."""
+    if not any(reading.bar_full) or reading.features is None:
+        return reading
+    features = reading.features
+    counts = reading.counts.copy()
+    cut = np.zeros(counts.shape, np.bool_)
+    first = read_bar(features, model, bar_room(counts, None, config=config), config=config)
+    gained = {LIGHT: 0, DARK: 0}
+    templates = model.checker_templates(features.on_board(features.bar_xy))
+    for colour, sign, template in zip((LIGHT, DARK), (1, -1), templates, strict=True):
+        # a checker that looks like the bare bar (dark on a dark bar) is no proof: its shadows pass for one
+        apart = np.median(template_distance(model.bar, template, max_gain=CHECKER_GAIN)) / model.spread[colour]
+        mine, allowed = counts * sign, np.maximum(layout * sign, 0)
+        over = (mine > allowed) & (mine <= LINE)
+        gained[colour] = int((mine - allowed)[over].sum())
+        if apart > config.unexplained_spreads and 0 < gained[colour] <= first.beyond[colour]:
+            counts[over] = sign * allowed[over]
+            cut |= over
+        else:
+            gained[colour] = 0
+    if not cut.any():
+        return reading
+    bar = read_bar(features, model, bar_room(counts, None, config=config), config=config)
+    if bar.light - first.light < gained[LIGHT] or bar.dark - first.dark < gained[DARK]:
+        return reading
+    confidence = np.where(cut, np.minimum(reading.confidence, DOUBT_CONFIDENCE), reading.confidence)
+    uncertain = [point_name(r, c) for r in range(2) for c in range(12) if confidence[r, c] < config.confident]
+    uncertain += ["bar"] if bar.confidence < config.confident else []
+    return replace(
+        reading,
+        counts=counts,
+        confidence=confidence.astype(np.float32),
+        bar_light=bar.light,
+        bar_dark=bar.dark,
+        bar_confidence=bar.confidence,
+        bar_full=(bar.past[LIGHT] > 0, bar.past[DARK] > 0),
+        uncertain=tuple(uncertain),
+    )
 
 
 def _too_many(sides: tuple[int, int], config: ReadConfig) -> Refusal:
@@ -751,6 +820,7 @@ def _read_learned(
         return _Read(reading)
     if not positive_light:
         learned = replace(learned, counts=-learned.counts, options=-learned.options)
+    reading = _onto_bar(reading, learned.counts, model, config)
     sides = _sides(reading)
     misread = False
     if max(sides) > config.checkers:

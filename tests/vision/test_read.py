@@ -26,9 +26,9 @@ from vision.features import PATCH, measure
 from vision.geometry import BoardGeometry, rectify, slot_centres, to_image
 from vision.layout import Layout
 from vision.read import (
+    Bar,
     ReadConfig,
     Reading,
-    _Bar,
     _check_covered,
     _check_too_many,
     _held,
@@ -153,7 +153,7 @@ def test_only_checkers_on_the_bar_unlike_the_empty_bar_count_past_the_room() -> 
     centres = np.zeros(40, np.int8)
     centres[[2, 10, 18, 26]] = 2
     full = {1: 15, 2: 15}
-    shadows = _Bar(light=0, dark=0, confidence=0.0, centres=centres, past={1: 0, 2: 4}, beyond={1: 0, 2: 0})
+    shadows = Bar(light=0, dark=0, confidence=0.0, centres=centres, past={1: 0, 2: 4}, beyond={1: 0, 2: 0})
     assert _check_too_many(full, shadows, config=ReadConfig()) is None
     two = replace(shadows, beyond={1: 0, 2: 2})
     assert _check_too_many(full, two, config=ReadConfig()) is None
@@ -308,7 +308,7 @@ def test_a_point_read_unsurely_is_recounted_where_a_side_seems_to_have_more_or_f
     confidence[0, 11] = confidence[1, 11] = 0.5
     piles = np.where(np.abs(counts) > 5, 0.3, 0.95).astype(np.float32)  # lines of five surely no piles
     config = ReadConfig()
-    clear_bar = _Bar(
+    clear_bar = Bar(
         light=0, dark=0, confidence=1.0, centres=np.zeros(8, np.int8), past={1: 0, 2: 0}, beyond={1: 0, 2: 0}
     )
 
@@ -317,7 +317,7 @@ def test_a_point_read_unsurely_is_recounted_where_a_side_seems_to_have_more_or_f
         confidence: np.ndarray = confidence,
         prob: np.ndarray | None = None,
         piles: np.ndarray = piles,
-        bar: _Bar = clear_bar,
+        bar: Bar = clear_bar,
         off: Off | None = None,
         calibrated: bool = True,
     ) -> np.ndarray:
@@ -425,7 +425,7 @@ def test_a_side_seen_over_by_two_misread_points_has_each_recounted_and_the_bar_r
     prob[0, 10, :2] = (0.6, 0.0, 0.4)
     prob[1, 2, 0] = (0.6, 0.0, 0.4)  # ... faint too
     piles = np.full((2, 12), 0.95, np.float32)
-    clear = _Bar(light=0, dark=0, confidence=1.0, centres=np.zeros(8, np.int8), past={1: 0, 2: 0}, beyond={1: 0, 2: 0})
+    clear = Bar(light=0, dark=0, confidence=1.0, centres=np.zeros(8, np.int8), past={1: 0, 2: 0}, beyond={1: 0, 2: 0})
     seen = counts.copy()
     changed, _ = _held(seen, confidence, prob, piles, clear, None, lambda room: clear, config=config, calibrated=True)
     assert (int(seen[0, 10]), int(seen[1, 2])) == (0, 0) and int(changed.sum()) == 2
@@ -436,7 +436,7 @@ def test_a_side_seen_over_by_two_misread_points_has_each_recounted_and_the_bar_r
     prob[1, 2, 0] = (0.3, 0.0, 0.7)
     full = replace(clear, past={1: 0, 2: 1}, beyond={1: 0, 2: 1})
 
-    def bar(room: dict[int, int]) -> _Bar:
+    def bar(room: dict[int, int]) -> Bar:
         return full if room[DARK] < 1 else replace(clear, dark=1)
 
     seen = counts.copy()

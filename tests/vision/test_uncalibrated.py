@@ -421,6 +421,46 @@ def test_a_bar_that_seemed_to_hold_too_many_hides_no_missed_checker_b4() -> None
     assert not _missing_some(replace(reading, bar_full=(True, False)), ReadConfig(), full_bar_counts=False)
 
 
+@pytest.mark.parametrize(
+    ("seed", "photo", "layout"),
+    [
+        # dark felt: a light checker on the dark bar was missed, a second one read on top 10 instead
+        (
+            1,
+            68,
+            Layout(
+                top=(2, 1, 0, 0, -1, 1, 0, -2, -1, 1, 0, -4),
+                bottom=(-1, 0, 1, 0, 0, 0, 3, 0, -2, -1, 5, -3),
+                bar_light=1,
+            ),
+        ),
+        # tournament board: so, with a lone light checker read on top 2, in the reading of the balanced layout
+        (
+            3,
+            179,
+            Layout(
+                top=(0, 0, 0, -1, -1, -1, -2, -1, 1, -1, -2, 0),
+                bottom=(-3, 0, 0, -1, 4, 1, 5, -1, 2, -1, 0, 1),
+                bar_light=1,
+            ),
+        ),
+        # tournament board: a dark checker looks like the dark bar, whose shadows pass for one: top 7's
+        # second dark checker stays there (it went to the bar when any colour could)
+        (7, 164, Layout(top=(0, 1, 0, 0, 0, 0, -2, 2, 1, -4, 0, -5), bottom=(-2, 0, 1, 1, 3, 1, 3, 0, 2, -1, -1, 0))),
+    ],
+)
+def test_a_checker_on_the_bar_past_the_room_the_points_leave_is_there_where_a_point_holds_more_than_the_layout_b4(
+    seed: int, photo: int, layout: Layout
+) -> None:
+    """B4: the points seemed to hold every light checker, so the bar had no
+    room for the one that stands there, unlike the bare bar; a point holds
+    one more than the layout learned lets it. The bar holds it, not the
+    point."""
+    reading = _read_bench_photo(seed, photo, layout)
+    assert reading.refusal is None, reading.refusal
+    assert reading.layout() == layout
+
+
 def test_piles_on_boards_never_calibrated_are_counted_from_their_shorter_lines() -> None:
     """A pile of six and one of eight, in the second layer: their junctions
     are told from the rims seen between the checkers of shorter lines (the
