@@ -22,7 +22,7 @@ import numpy.typing as npt
 from vision.colours import EMPTY, ColourModel, borrowed, layout_states, learn_from_layout
 from vision.errors import CalibrationError, GeometryError, MarkerError
 from vision.features import estimate_pitch, measure, stack_pitch
-from vision.geometry import DEFAULT_WIDTH_PX, BoardGeometry, Image, Lens, make_geometry, rectify
+from vision.geometry import DEFAULT_WIDTH_PX, BoardGeometry, Image, Lens, as_points, make_geometry, rectify
 from vision.layout import Layout
 from vision.occlusion import borrowed_area, decode, empty_board, encode
 from vision.read import ReadConfig, check_frame, point_name, read_rectified, slot_probabilities
@@ -149,7 +149,7 @@ class Calibration:
                     dist_coeffs=tuple(float(v) for v in g["lens"]["dist_coeffs"]),
                 )
             geometry = BoardGeometry(
-                corners=tuple((float(x), float(y)) for x, y in g["corners"]),
+                corners=as_points(g["corners"]),
                 size=(int(g["size"][0]), int(g["size"][1])),
                 bar=(float(g["bar"][0]), float(g["bar"][1])),
                 pitch_px=float(g["pitch_px"]),

@@ -28,8 +28,11 @@ MAX_HEIGHT = 0.2
 #: The edge between the caption and what lies under it changes a colour
 #: channel by this much (0..255) across two rows.
 EDGE = 16
-#: Captions are looked for in the picture shrunk by this factor (speed).
-SCALE = 0.5
+#: Captions are looked for in the picture shrunk to this width (px), where
+#: it is wider: for speed, and so that what :data:`EDGE` means does not
+#: depend on the camera (a 12-megapixel photo, shrunk, averages its sensor
+#: noise away; looked at whole, that noise breaks every row into edges).
+WIDTH = 640
 #: An edge of a caption may run on past the caption's end, where another
 #: edge lines up with it (the top of a board's frame just under a caption
 #: along the picture's top): the caption's side is looked for this far in
@@ -97,7 +100,8 @@ def caption_boxes(image: Image) -> list[Box]:
     A board seen straight on, its edges square to the picture, shows such a
     box on a side of its frame too: between the frame's outer edge and the
     playing area's (see :func:`along_outline` and :func:`unknown`)."""
-    small: Image = np.asarray(cv2.resize(image, None, fx=SCALE, fy=SCALE, interpolation=cv2.INTER_AREA), np.uint8)
+    scale = min(WIDTH / image.shape[1], 1.0)
+    small: Image = np.asarray(cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA), np.uint8)
     h, w = small.shape[:2]
     edges = _edge_rows(small)
     tall = MAX_HEIGHT * h
@@ -113,7 +117,7 @@ def caption_boxes(image: Image) -> list[Box]:
             left = _side_from(small, min(a, x0), top, bottom, 1)
             right = _side_from(small, max(b, x1), top, bottom, -1)
             if left is not None and right is not None and right > left:
-                boxes.append((round(left / SCALE), round(top / SCALE), round(right / SCALE), round(bottom / SCALE)))
+                boxes.append((round(left / scale), round(top / scale), round(right / scale), round(bottom / scale)))
     return boxes
 
 

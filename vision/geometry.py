@@ -37,6 +37,12 @@ POINTS_PER_HALF = 6
 DEFAULT_WIDTH_PX = 480
 #: Probes along the bar per checker pitch.
 BAR_PROBES_PER_PITCH = 4
+#: A frame no calibration fixed the size of (a phone's photo) is read
+#: shrunk to this many px on its longer side, where it is longer: what the
+#: reader measures in the camera's pixels (a caption's edges, samples of
+#: the board's frame) was set on frames about this size, and shrinking by
+#: area averages a large sensor's noise away.
+WORKING_SIDE = 1280
 
 
 @dataclass(frozen=True)
@@ -247,6 +253,26 @@ def rectify(image: Image, geometry: BoardGeometry) -> Image:
     return np.asarray(cv2.remap(image, map1, map2, cv2.INTER_LINEAR), np.uint8)
 
 
+def as_points(points: npt.ArrayLike) -> tuple[Point, ...]:
+    """``points`` (n, 2) as a tuple of (x, y) floats, as a geometry keeps its corners."""
+    return tuple((float(x), float(y)) for x, y in np.asarray(points, np.float64).reshape(-1, 2))
+
+
+def working_frame(image: Image, corners: npt.ArrayLike) -> tuple[Image, FloatArray]:
+    """``image`` (h, w, 3) shrunk by area to :data:`WORKING_SIDE` px on its
+    longer side, where it is longer, and ``corners`` (n, 2) px where they
+    lie in it (both as they are otherwise)."""
+    points = np.asarray(corners, np.float32).reshape(-1, 2)
+    h, w = image.shape[:2]
+    scale = WORKING_SIDE / max(h, w)
+    if scale >= 1.0:
+        return image, points
+    size = (max(round(w * scale), 1), max(round(h * scale), 1))
+    small = np.asarray(cv2.resize(image, size, interpolation=cv2.INTER_AREA), np.uint8)
+    factors = np.array([size[0] / w, size[1] / h], np.float32)
+    return small, (points + 0.5) * factors - 0.5  # pixel centres on both
+
+
 def to_image(geometry: BoardGeometry, points: npt.ArrayLike) -> FloatArray:
     """Rectified points (n, 2) -> raw image pixels (n, 2) (flat boards; the
     outline homography for folding ones)."""
@@ -336,7 +362,7 @@ def make_geometry(
     size = rectified_size(quad, width_px=width_px)
     provisional_bar = bar or (size[0] * 0.46, size[0] * 0.54)
     geometry = BoardGeometry(
-        corners=tuple((float(x), float(y)) for x, y in quad),
+        corners=as_points(quad),
         size=size,
         bar=provisional_bar,
         pitch_px=(size[0] * 0.92) / POINTS_PER_ROW,

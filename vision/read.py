@@ -32,7 +32,7 @@ from vision.colours import (
     template_distance,
 )
 from vision.features import JUNCTIONS, PATCH, SlotFeatures, line_pitch, measure, to_lab
-from vision.geometry import BAR_PROBES_PER_PITCH, BoardGeometry, Image, make_geometry, rectify
+from vision.geometry import BAR_PROBES_PER_PITCH, BoardGeometry, Image, as_points, make_geometry, rectify, working_frame
 from vision.layout import Layout
 from vision.occlusion import (
     borrowed_area,
@@ -1226,7 +1226,10 @@ def refused_reading(refusal: Refusal, geometry: BoardGeometry, rectified: Image 
 
 
 def geometry_from_corners(image: Image, corners: npt.ArrayLike) -> BoardGeometry:
-    """Geometry of an uncalibrated board: the bar found in the image and the
-    checker pitch estimated from it."""
-    geometry = make_geometry(np.asarray(corners, np.float32), image)
-    return replace(geometry, pitch_px=line_pitch(rectify(image, geometry), geometry))
+    """Geometry of an uncalibrated board (``corners`` in ``image`` px): the
+    bar found in the image and the checker pitch estimated from it, both in
+    its :func:`vision.geometry.working_frame`."""
+    small, working = working_frame(image, corners)
+    geometry = make_geometry(working, small)
+    geometry = replace(geometry, pitch_px=line_pitch(rectify(small, geometry), geometry))
+    return replace(geometry, corners=as_points(corners))

@@ -25,7 +25,7 @@ import numpy.typing as npt
 
 from vision.errors import CalibrationError
 from vision.features import to_lab
-from vision.geometry import BoardGeometry, Image, Lens, homography, ideal_points, raw_points, remap_tables
+from vision.geometry import BoardGeometry, Image, Lens, as_points, homography, ideal_points, raw_points, remap_tables
 
 FloatArray = npt.NDArray[np.float32]
 
@@ -122,7 +122,7 @@ def _strip(image: Image, corners: FloatArray, geometry: BoardGeometry) -> FloatA
     """The tray rectified to a strip (along, across, 3) in Lab, without its
     walls: the middle three fifths across."""
     across = STRIP[0]
-    map1, map2 = _maps(tuple((float(x), float(y)) for x, y in corners), geometry.lens)
+    map1, map2 = _maps(as_points(corners), geometry.lens)
     strip = cv2.remap(image, map1, map2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     return to_lab(np.asarray(strip, np.uint8))[:, across // 5 : across - across // 5]
 

@@ -108,7 +108,7 @@ from vision.colours import (
 )
 from vision.errors import CalibrationError
 from vision.features import JUNCTIONS, SlotFeatures, measure, to_lab
-from vision.geometry import BoardGeometry, Image, rectify
+from vision.geometry import BoardGeometry, Image, as_points, rectify, working_frame
 from vision.layout import Layout
 from vision.read import (
     ReadConfig,
@@ -751,6 +751,9 @@ def read_with_corners(image: Image, geometry: BoardGeometry, *, config: ReadConf
     pile none more; it is read so, and no point surely: the photo chose
     between two layouts."""
     config = config or ReadConfig()
+    if geometry.lens is None:  # a lens calibration is of the camera's own pixels
+        image, corners = working_frame(image, geometry.corners)
+        geometry = replace(geometry, corners=as_points(corners))
     rectified = rectify(image, geometry)
     # a circle bigger than a checker: a dice cup (or a hand's palm); a board of one's own is calibrated
     refusal = check_cup(rectified, geometry, reference={}, config=RefusalConfig())

@@ -10,6 +10,7 @@ import pytest
 from tests.vision.vision_boards import START, plain_board
 from vision.errors import GeometryError
 from vision.geometry import (
+    WORKING_SIDE,
     BoardGeometry,
     Lens,
     bar_slot_centres,
@@ -21,6 +22,7 @@ from vision.geometry import (
     rectify,
     slot_centres,
     to_image,
+    working_frame,
 )
 
 
@@ -76,6 +78,26 @@ def test_rectify_inverts_a_known_homography() -> None:
     inner = (slice(8, -8), slice(8, -8))
     diff = np.abs(rectified[inner].astype(int) - board[inner].astype(int)).mean()
     assert diff < 12
+
+
+def test_a_frame_larger_than_the_reader_works_on_is_shrunk_with_its_corners() -> None:
+    """A 12-megapixel photo of the board is read as the frame of the size
+    the reader's thresholds in camera pixels were set on: its corners
+    still lie on the board's corners, and it rectifies to the same board."""
+    board = _pattern()
+    image = _project(board, CORNERS)
+    big = cv2.resize(image, None, fx=4.0, fy=4.0, interpolation=cv2.INTER_CUBIC)
+    small, corners = working_frame(big, (CORNERS + 0.5) * 4.0 - 0.5)  # pixel centres
+    assert max(small.shape[:2]) == WORKING_SIDE
+    scale = small.shape[1] / big.shape[1]
+    assert np.allclose(corners, (CORNERS + 0.5) * 4.0 * scale - 0.5, atol=1e-3)
+    rectified = rectify(small, BoardGeometry(tuple(map(tuple, corners.tolist())), (480, 400), (216.0, 264.0), 36.0))
+    inner = (slice(8, -8), slice(8, -8))
+    assert np.abs(rectified[inner].astype(int) - board[inner].astype(int)).mean() < 12
+    # a frame no larger is left as it is
+    same, kept = working_frame(image, CORNERS)
+    assert same is image
+    assert np.array_equal(kept, CORNERS)
 
 
 def test_to_image_maps_rectified_corners_to_the_image_corners() -> None:

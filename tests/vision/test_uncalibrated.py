@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import cv2
 import numpy as np
 import pytest
 
@@ -459,6 +460,32 @@ def test_a_checker_on_the_bar_past_the_room_the_points_leave_is_there_where_a_po
     reading = _read_bench_photo(seed, photo, layout)
     assert reading.refusal is None, reading.refusal
     assert reading.layout() == layout
+
+
+@pytest.mark.parametrize("occlusion", [None, "hand", "arm"])
+def test_a_noisy_twelve_megapixel_photo_is_read_as_a_frame_of_the_size_the_reader_was_set_on(
+    occlusion: str | None,
+) -> None:
+    """A phone's photo holds far more pixels, and noise in each, than the
+    board needs: bench/uncalibrated.py seed 1 photo 6 (red and blue), 3.15
+    times as large with a sensor noise of 22 in each pixel, is read right,
+    and a hand or an arm reaching in over it is refused. (Looked at whole,
+    the noise broke every row into a caption's edges, and no frame was left
+    to see the hand cross: both were read as boards.)"""
+    layout = Layout(
+        top=(-1, 0, -2, 2, -1, 0, -4, -1, 2, -2, 0, -3), bottom=(-1, 0, 0, 0, 0, 0, 3, 0, 1, 1, 1, 4), bar_light=1
+    )
+    shot = uncalibrated_bench_photo(1, 6, layout, occlusion=occlusion)
+    big = cv2.resize(shot.image, None, fx=3.15, fy=3.15, interpolation=cv2.INTER_CUBIC)
+    noisy = np.clip(big + np.random.default_rng(6).normal(0, 22, big.shape), 0, 255).astype(np.uint8)
+    corners = np.asarray(shot.corners) * 3.15
+    reading = read_with_corners(noisy, geometry_from_corners(noisy, corners))
+    if occlusion is None:
+        assert reading.refusal is None, reading.refusal
+        assert reading.layout() == layout
+    else:
+        assert reading.refusal is not None
+        assert reading.refusal.reason == "hand_over_board"
 
 
 def test_piles_on_boards_never_calibrated_are_counted_from_their_shorter_lines() -> None:
