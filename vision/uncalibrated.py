@@ -14,8 +14,11 @@ Nothing labels such a photo, but a board's structure does:
   triangle's sides): a slot's rim is measured against the bare slots of
   its kind in the same photo (:func:`vision.rims.above_bare`).
 
-The checker pitch is found first, from the period of the lines of
-checkers (:func:`vision.features.line_pitch`). :func:`learn_layouts` then
+Corners given by hand miss the playing area's by a few pixels: the
+photo is read from them and from them snapped to its edges
+(:mod:`vision.corners`), and the reading whose best layout explains it
+better is kept. The checker pitch is found first, from the period of the
+lines of checkers (:func:`vision.features.line_pitch`). :func:`learn_layouts` then
 fits that structure to the slots as k-means fits clusters, by turns:
 each point takes the colour and count whose looks explain its slots
 best, then every look is the median of the slots that took it. Where a
@@ -106,7 +109,8 @@ from vision.colours import (
     point_kind,
     template_distance,
 )
-from vision.errors import CalibrationError
+from vision.corners import snap_corners
+from vision.errors import CalibrationError, GeometryError
 from vision.features import JUNCTIONS, SlotFeatures, measure, to_lab
 from vision.geometry import BoardGeometry, Image, as_points, rectify, working_frame
 from vision.layout import Layout
@@ -115,6 +119,7 @@ from vision.read import (
     Reading,
     bar_room,
     bearing_off,
+    geometry_from_corners,
     point_name,
     read_bar,
     read_rectified,
@@ -169,6 +174,9 @@ RIM_CAP = 2.0
 #: borne off, the next ones are read too, while they explain the photo
 #: no more than this share worse (:func:`read_with_corners`).
 NEARLY = 0.05
+#: Corners snapped to the playing area's edges are tried where one moved
+#: this many px or more (:func:`read_with_corners`).
+SNAPPED = 0.5
 
 
 @dataclass(frozen=True)
@@ -734,7 +742,9 @@ def _too_many(sides: tuple[int, int], config: ReadConfig) -> Refusal:
     )
 
 
-def read_with_corners(image: Image, geometry: BoardGeometry, *, config: ReadConfig | None = None) -> Reading:
+def read_with_corners(
+    image: Image, geometry: BoardGeometry, *, config: ReadConfig | None = None, snap: bool = True
+) -> Reading:
     """Read a frame (h, w, 3) BGR uint8 of an uncalibrated board (see
     :func:`vision.read.geometry_from_corners`): the layout is learned from
     the frame (:func:`learn_layouts`), then read as a calibration learned
@@ -742,6 +752,17 @@ def read_with_corners(image: Image, geometry: BoardGeometry, *, config: ReadConf
     by default :class:`vision.read.ReadConfig`'s). A board whose checkers
     cannot be told from its points is refused, and so is one with
     something over it.
+
+    Corners given by hand miss the playing area's by a few pixels, and the
+    slots laid out from them miss the checkers: the frame is read from the
+    corners given and from them snapped to the playing area's edges nearby
+    (:func:`vision.corners.snap_corners`, its bar and checker pitch found
+    again), and the reading whose best layout explains the frame better
+    (the lower ``Learned.cost``) is kept. A dice cup or an arm reaching in
+    seen from the corners given is refused; corners snapped from which one
+    is seen are not tried (they may have caught another edge, and put the
+    frame's band on the field). Corners known exactly (not ``snap``) are
+    read as given.
 
     Where that reading is short of checkers a side cannot have borne off
     (B4, E1), a layout found nearly as good (``NEARLY``) may hold them: a
@@ -751,20 +772,32 @@ def read_with_corners(image: Image, geometry: BoardGeometry, *, config: ReadConf
     pile none more; it is read so, and no point surely: the photo chose
     between two layouts."""
     config = config or ReadConfig()
+    tries = [geometry]
     if geometry.lens is None:  # a lens calibration is of the camera's own pixels
         image, corners = working_frame(image, geometry.corners)
-        geometry = replace(geometry, corners=as_points(corners))
-    rectified = rectify(image, geometry)
-    # a circle bigger than a checker: a dice cup (or a hand's palm); a board of one's own is calibrated
-    refusal = check_cup(rectified, geometry, reference={}, config=RefusalConfig())
-    if refusal is None:  # an arm reaching in over the frame
-        refusal = check_frame_crossed(image, geometry, config=RefusalConfig())
-    if refusal is not None:
-        return refused_reading(refusal, geometry, rectified)
-    lab = to_lab(rectified)
-    features = measure(rectified, geometry, lab=lab)
-    fits = learn_layouts(features, rim_strength(gradients(rectified, lab=lab), geometry))
-    best = next(fits)
+        tries = [replace(geometry, corners=as_points(corners))]
+        if snap and len(corners) == 4:
+            snapped = snap_corners(image, corners)
+            if np.abs(snapped - corners).max() >= SNAPPED:
+                try:
+                    tries.append(geometry_from_corners(image, snapped))
+                except GeometryError:  # sides that caught other edges may cross, or leave the picture
+                    pass
+    fitted: list[_Fitted] = []
+    for tried in tries:
+        rectified = rectify(image, tried)
+        # a circle bigger than a checker: a dice cup (or a hand's palm); a board of one's own is calibrated
+        refusal = check_cup(rectified, tried, reference={}, config=RefusalConfig())
+        if refusal is None:  # an arm reaching in over the frame
+            refusal = check_frame_crossed(image, tried, config=RefusalConfig())
+        if refusal is None:
+            lab = to_lab(rectified)
+            features = measure(rectified, tried, lab=lab)
+            fits = learn_layouts(features, rim_strength(gradients(rectified, lab=lab), tried))
+            fitted.append(_Fitted(next(fits), fits, rectified, tried, features))
+        elif not fitted:  # the corners given (snapped ones may have caught another edge)
+            return refused_reading(refusal, tried, rectified)
+    best, fits, rectified, geometry, features = min(fitted, key=lambda fit: fit.best.cost)
     first = _read_learned(rectified, geometry, features, best, config)
     if first.short:
         for other in fits:
@@ -778,6 +811,18 @@ def read_with_corners(image: Image, geometry: BoardGeometry, *, config: ReadConf
                 bar = ("bar",) if "bar" in again.reading.uncertain else ()
                 return replace(again.reading, confidence=unsure, uncertain=points + bar)
     return first.reading
+
+
+class _Fitted(NamedTuple):
+    """A frame rectified by ``geometry``, its slots' ``features``, and the
+    ``best`` layout learned from them, the rest to come from ``fits``
+    (:func:`learn_layouts`)."""
+
+    best: Learned
+    fits: Iterator[Learned]
+    rectified: Image
+    geometry: BoardGeometry
+    features: SlotFeatures
 
 
 class _Read(NamedTuple):

@@ -114,11 +114,14 @@ def test_more_checkers_of_a_colour_than_a_side_has_are_refused_or_read_unsurely(
     assert (reading.confidence < CONFIDENT).all()
 
 
-def _read_bench_photo(seed: int, photo: int, layout: Layout, *, occlusion: str | None = None) -> Reading:
+def _read_bench_photo(
+    seed: int, photo: int, layout: Layout, *, occlusion: str | None = None, snap: bool = True
+) -> Reading:
     """Photo ``photo`` of ``bench/uncalibrated.py``'s set ``seed``, showing
-    ``layout`` (with ``occlusion`` over it), read by its corners alone."""
+    ``layout`` (with ``occlusion`` over it), read by its corners alone (the
+    renderer's, exact: read as given where not ``snap``)."""
     shot = uncalibrated_bench_photo(seed, photo, layout, occlusion=occlusion)
-    return read_with_corners(shot.image, geometry_from_corners(shot.image, shot.corners))
+    return read_with_corners(shot.image, geometry_from_corners(shot.image, shot.corners), snap=snap)
 
 
 @pytest.mark.parametrize(
@@ -167,8 +170,9 @@ def test_a_side_seen_over_whose_layout_leaves_a_few_missed_is_filled_in_b4(
     holds it and cut to it, may still miss a few checkers of a side (a
     line on a point of its own colour read short): those are filled in
     from the layout, unsurely, not refused as something over the board
-    (bench/uncalibrated.py: each of these photos was refused before)."""
-    reading = _read_bench_photo(seed, photo, layout)
+    (bench/uncalibrated.py: each of these photos was refused before; read
+    from the renderer's corners as given)."""
+    reading = _read_bench_photo(seed, photo, layout, snap=False)
     assert reading.refusal is None, reading.refusal
     assert reading.layout() == layout
 
@@ -213,9 +217,10 @@ def test_lone_checkers_on_most_first_slots_of_a_point_colour_are_read_from_a_fit
     takes them for those slots' empty look, reading dark five short (B4).
     A fit nearly as good, its empty looks from the slots of the weakest
     rims, holds them: the photo is read as it, and no point surely (the
-    photo chose between two layouts)."""
+    photo chose between two layouts). (Read from the renderer's corners as
+    given: from them snapped, the best fit holds the lone checkers.)"""
     layout = Layout(top=(2, 0, 0, 0, -1, 0, -5, 1, -1, -3, 0, -1), bottom=(-1, 0, 1, -1, 1, -1, 3, 1, 4, 2, 0, -1))
-    reading = _read_bench_photo(7, 250, layout)
+    reading = _read_bench_photo(7, 250, layout, snap=False)
     assert reading.refusal is None, reading.refusal
     assert reading.layout() == layout
     assert (reading.confidence <= DOUBT_CONFIDENCE).all()
@@ -486,6 +491,46 @@ def test_a_noisy_twelve_megapixel_photo_is_read_as_a_frame_of_the_size_the_reade
     else:
         assert reading.refusal is not None
         assert reading.refusal.reason == "hand_over_board"
+
+
+@pytest.mark.parametrize(
+    ("photo", "layout"),
+    [
+        # marble
+        (
+            14,
+            Layout(
+                top=(0, 0, 0, -1, -1, 0, -4, -1, -2, 1, -3, 3),
+                bottom=(-2, -1, 0, 0, 0, 0, 0, 0, 0, 2, 1, 7),
+                bar_light=1,
+            ),
+        ),
+        # tournament board
+        (20, Layout(top=(2, 0, 0, 0, -3, 0, -4, -1, -1, 1, -1, 1), bottom=(-3, 0, 1, 0, 4, 0, 5, 0, 0, 0, 1, -2))),
+    ],
+)
+def test_corners_clicked_a_few_pixels_off_are_snapped_to_the_playing_areas_edges(photo: int, layout: Layout) -> None:
+    """Corners as a hand clicks them, 3 or 4 px off each: read from them
+    alone, the slots miss the checkers and these photos were misread; the
+    corners snapped to the playing area's edges explain the photo better,
+    and are read (bench/uncalibrated.py seed 1)."""
+    shot = uncalibrated_bench_photo(1, photo, layout)
+    clicked = np.asarray(shot.corners) + np.array([[3.0, -2.0], [-3.0, -3.0], [-2.0, 3.0], [3.0, 2.0]])
+    reading = read_with_corners(shot.image, geometry_from_corners(shot.image, clicked))
+    assert reading.refusal is None, reading.refusal
+    assert reading.layout() == layout
+
+
+def test_corners_snapped_into_a_shape_no_board_has_are_not_tried(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Sides that caught other edges may cross: such corners are no
+    geometry, and the photo is read from the corners given."""
+    layout = Layout(top=(2, 0, 0, 0, -3, 0, -4, -1, -1, 1, -1, 1), bottom=(-3, 0, 1, 0, 4, 0, 5, 0, 0, 0, 1, -2))
+    shot = uncalibrated_bench_photo(1, 20, layout)
+    crossed = np.asarray(shot.corners, np.float32)[[1, 0, 2, 3]]  # TL and TR swapped
+    monkeypatch.setattr("vision.uncalibrated.snap_corners", lambda image, corners: crossed)
+    reading = read_with_corners(shot.image, geometry_from_corners(shot.image, shot.corners))
+    assert reading.refusal is None, reading.refusal
+    assert reading.layout() == layout
 
 
 def test_piles_on_boards_never_calibrated_are_counted_from_their_shorter_lines() -> None:
