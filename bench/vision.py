@@ -15,6 +15,7 @@ compared on the same photos. Run::
     python bench/vision.py --quick    # smoke test
     python bench/vision.py --n 2000 --seed 7
     python bench/vision.py --empty-photo   # calibrated with a photo of the empty board too
+    python bench/vision.py --clicked 3     # calibrated from corners clicked by hand, 3 px off
     python bench/vision.py --n 200 --show-errors --dump /tmp/failed
 """
 
@@ -112,10 +113,12 @@ def light_layout(position: Position, mover: str) -> Layout:
     return layout_from_position(position if mover == "light" else position.swap(), mover="light", home="bottom-right")
 
 
-def make_board(np_rng: np.random.Generator, *, empty_photo: bool = False) -> Board | None:
+def make_board(np_rng: np.random.Generator, *, empty_photo: bool = False, clicked: float = 0.0) -> Board | None:
     """A random board, calibrated from a render of the starting position
     (and, with ``empty_photo``, one of the empty board, drawn from a seed of
-    its own so that the photos that follow are the same either way)."""
+    its own so that the photos that follow are the same either way), from
+    its corners moved ``clicked`` px (a standard deviation, each
+    coordinate, drawn from a seed of its own) as a hand clicks them."""
     style = random_style(np_rng)
     camera = CameraPose.random(np_rng)
     lighting = Lighting.random(np_rng)
@@ -125,6 +128,7 @@ def make_board(np_rng: np.random.Generator, *, empty_photo: bool = False) -> Boa
     shot = render(
         start, rng=np_rng, style=style, camera=camera, lighting=lighting, effects=effects, board_seed=board_seed
     )
+    corners = shot.corners + np.random.default_rng([board_seed, 1]).normal(0, clicked, (4, 2))
     empty = None
     if empty_photo:
         empty = render(
@@ -138,13 +142,13 @@ def make_board(np_rng: np.random.Generator, *, empty_photo: bool = False) -> Boa
         ).image
     try:
         try:
-            calibration = calibrate(shot.image, shot.corners, lens=lens_for(effects), empty=empty, tray=shot.tray)
+            calibration = calibrate(shot.image, corners, lens=lens_for(effects), empty=empty, tray=shot.tray)
         except CalibrationError as exc:
             if empty is None or exc.reason == "not_start_position":
                 raise
             # a user would take the empty photo again; the bench goes on
             # without it, so that both ways read the same boards
-            calibration = calibrate(shot.image, shot.corners, lens=lens_for(effects), tray=shot.tray)
+            calibration = calibrate(shot.image, corners, lens=lens_for(effects), tray=shot.tray)
             print(f"  empty photo refused ({style.name}): {exc.reason}: {str(exc)[:160]}", file=sys.stderr)
     except CalibrationError as exc:
         print(f"  calibration failed ({style.name}): {exc.reason}: {str(exc)[:160]}", file=sys.stderr)
@@ -221,6 +225,13 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="calibrate each board with a photo of it empty too (nardref calibrate --empty)",
     )
+    parser.add_argument(
+        "--clicked",
+        type=float,
+        default=0.0,
+        metavar="PX",
+        help="calibrate from corners this many px off, as a hand clicks them (a standard deviation, each coordinate)",
+    )
     parser.add_argument("--show-errors", action="store_true", help="print every misread point and wrong verdict")
     parser.add_argument(
         "--dump",
@@ -258,7 +269,7 @@ def main(argv: list[str] | None = None) -> int:
         boards_drawn += 1
         np_rng = np.random.default_rng([args.seed, boards_drawn])
         rng = random.Random(args.seed * 1_000_003 + boards_drawn)
-        board = make_board(np_rng, empty_photo=args.empty_photo)
+        board = make_board(np_rng, empty_photo=args.empty_photo, clicked=args.clicked)
         if board is None:
             calibration_failures += 1
             continue

@@ -47,6 +47,9 @@ STEP = 0.5
 STANDS_OUT = 1.5
 #: ... and at least this (Lab units across the line).
 LEAST_EDGE = 8.0
+#: Snapped corners are a second guess worth reading where one of them
+#: moved this many px or more (:func:`second_guess`).
+MOVED = 0.5
 
 
 def _side_line(lab: FloatArray, start: FloatArray, end: FloatArray, reach: float) -> tuple[FloatArray, FloatArray]:
@@ -95,3 +98,11 @@ def snap_corners(image: Image, corners: npt.ArrayLike) -> FloatArray:
     reach = REACH * float(sides.mean())
     lines = [_side_line(lab, quad[i], quad[(i + 1) % 4], reach) for i in range(4)]  # top, right, bottom, left
     return np.stack([_meet(lines[(i - 1) % 4], lines[i]) for i in range(4)]).astype(np.float32)
+
+
+def second_guess(image: Image, corners: npt.ArrayLike) -> FloatArray | None:
+    """``corners`` (4, 2) snapped (:func:`snap_corners`), where that moves
+    one of them :data:`MOVED` px or more; None otherwise."""
+    given = np.asarray(corners, np.float32).reshape(4, 2)
+    snapped = snap_corners(image, given)
+    return snapped if float(np.abs(snapped - given).max()) >= MOVED else None

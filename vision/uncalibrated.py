@@ -109,7 +109,7 @@ from vision.colours import (
     point_kind,
     template_distance,
 )
-from vision.corners import snap_corners
+from vision.corners import second_guess
 from vision.errors import CalibrationError, GeometryError
 from vision.features import JUNCTIONS, SlotFeatures, measure, to_lab
 from vision.geometry import BoardGeometry, Image, as_points, rectify, working_frame
@@ -174,9 +174,6 @@ RIM_CAP = 2.0
 #: borne off, the next ones are read too, while they explain the photo
 #: no more than this share worse (:func:`read_with_corners`).
 NEARLY = 0.05
-#: Corners snapped to the playing area's edges are tried where one moved
-#: this many px or more (:func:`read_with_corners`).
-SNAPPED = 0.5
 
 
 @dataclass(frozen=True)
@@ -776,13 +773,12 @@ def read_with_corners(
     if geometry.lens is None:  # a lens calibration is of the camera's own pixels
         image, corners = working_frame(image, geometry.corners)
         tries = [replace(geometry, corners=as_points(corners))]
-        if snap and len(corners) == 4:
-            snapped = snap_corners(image, corners)
-            if np.abs(snapped - corners).max() >= SNAPPED:
-                try:
-                    tries.append(geometry_from_corners(image, snapped))
-                except GeometryError:  # sides that caught other edges may cross, or leave the picture
-                    pass
+        snapped = second_guess(image, corners) if snap and len(corners) == 4 else None
+        if snapped is not None:
+            try:
+                tries.append(geometry_from_corners(image, snapped))
+            except GeometryError:  # sides that caught other edges may cross, or leave the picture
+                pass
     fitted: list[_Fitted] = []
     for tried in tries:
         rectified = rectify(image, tried)

@@ -28,7 +28,8 @@ def add_board_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--corners",
         metavar='"x,y x,y x,y x,y"',
-        help="the playing area's corners in image pixels, TL TR BR BL (TL->TR runs along a row of twelve points)",
+        help="the playing area's corners in image pixels, TL TR BR BL (TL->TR runs along a row of twelve points); "
+        "a few pixels off is fine: the photo is also read from them snapped to the board's edges",
     )
     parser.add_argument("--calibration", metavar="FILE", help="a calibration written by 'nardref calibrate'")
 

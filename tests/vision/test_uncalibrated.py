@@ -527,7 +527,7 @@ def test_corners_snapped_into_a_shape_no_board_has_are_not_tried(monkeypatch: py
     layout = Layout(top=(2, 0, 0, 0, -3, 0, -4, -1, -1, 1, -1, 1), bottom=(-3, 0, 1, 0, 4, 0, 5, 0, 0, 0, 1, -2))
     shot = uncalibrated_bench_photo(1, 20, layout)
     crossed = np.asarray(shot.corners, np.float32)[[1, 0, 2, 3]]  # TL and TR swapped
-    monkeypatch.setattr("vision.uncalibrated.snap_corners", lambda image, corners: crossed)
+    monkeypatch.setattr("vision.uncalibrated.second_guess", lambda image, corners: crossed)
     reading = read_with_corners(shot.image, geometry_from_corners(shot.image, shot.corners))
     assert reading.refusal is None, reading.refusal
     assert reading.layout() == layout
