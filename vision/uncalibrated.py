@@ -755,7 +755,8 @@ def read_with_corners(
     corners given and from them snapped to the playing area's edges nearby
     (:func:`vision.corners.snap_corners`, its bar and checker pitch found
     again), and the reading whose best layout explains the frame better
-    (the lower ``Learned.cost``) is kept. A dice cup or an arm reaching in
+    (the lower ``Learned.cost``) is kept; a point (or the bar) the other
+    reading counts otherwise is not read surely. A dice cup or an arm reaching in
     seen from the corners given is refused; corners snapped from which one
     is seen are not tried (they may have caught another edge, and put the
     frame's band on the field). Corners known exactly (not ``snap``) are
@@ -793,7 +794,31 @@ def read_with_corners(
             fitted.append(_Fitted(next(fits), fits, rectified, tried, features))
         elif not fitted:  # the corners given (snapped ones may have caught another edge)
             return refused_reading(refusal, tried, rectified)
-    best, fits, rectified, geometry, features = min(fitted, key=lambda fit: fit.best.cost)
+    fitted.sort(key=lambda fit: fit.best.cost)
+    reading = _read_fitted(fitted[0], config)
+    if len(fitted) == 1 or reading.refusal is not None:
+        return reading
+    # read from the other corners too: where the two readings differ, the corners decided, and not surely
+    other = _read_fitted(fitted[1], config)
+    if other.refusal is not None:
+        return reading
+    differ = reading.counts != other.counts
+    bar_differs = (reading.bar_light, reading.bar_dark) != (other.bar_light, other.bar_dark)
+    if not differ.any() and not bar_differs:
+        return reading
+    confidence = np.where(differ, np.minimum(reading.confidence, DOUBT_CONFIDENCE), reading.confidence)
+    uncertain = [point_name(r, c) for r in range(2) for c in range(12) if confidence[r, c] < config.confident]
+    uncertain += ["bar"] if bar_differs or "bar" in reading.uncertain else []
+    bar_confidence = min(reading.bar_confidence, DOUBT_CONFIDENCE) if bar_differs else reading.bar_confidence
+    return replace(
+        reading, confidence=confidence.astype(np.float32), uncertain=tuple(uncertain), bar_confidence=bar_confidence
+    )
+
+
+def _read_fitted(fitted: _Fitted, config: ReadConfig) -> Reading:
+    """The frame ``fitted`` read as its best layout teaches, or as one
+    nearly as good (see :func:`read_with_corners`)."""
+    best, fits, rectified, geometry, features = fitted
     first = _read_learned(rectified, geometry, features, best, config)
     if first.short:
         for other in fits:
