@@ -521,6 +521,28 @@ def test_corners_clicked_a_few_pixels_off_are_snapped_to_the_playing_areas_edges
     assert reading.layout() == layout
 
 
+def test_a_point_read_otherwise_from_the_corners_given_and_snapped_is_not_sure() -> None:
+    """Seed 1 photo 34 (tournament, an end game), its corners clicked 3 px
+    off: from the corners snapped, a pile of 8 reads as a line of 4, surely
+    by itself; from the corners given, as 9. Which corners decided, so the
+    point is not read surely, and no point is read wrong surely."""
+    layout = Layout(
+        top=(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -11, -2),
+        bottom=(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 8),
+        off_light=7,
+        off_dark=2,
+    )
+    shot = uncalibrated_bench_photo(1, 34, layout)
+    clicked = np.asarray(shot.corners) + np.random.default_rng([1, 34, 1]).normal(0, 3.0, (4, 2))
+    reading = read_with_corners(shot.image, geometry_from_corners(shot.image, clicked))
+    assert reading.refusal is None, reading.refusal
+    seen = reading.layout()
+    sure = reading.confidence >= ReadConfig().confident
+    wrong = np.array([seen.top, seen.bottom]) != np.array([layout.top, layout.bottom])
+    assert wrong[1, 11] and not sure[1, 11]
+    assert not (wrong & sure).any()
+
+
 def test_corners_snapped_into_a_shape_no_board_has_are_not_tried(monkeypatch: pytest.MonkeyPatch) -> None:
     """Sides that caught other edges may cross: such corners are no
     geometry, and the photo is read from the corners given."""
