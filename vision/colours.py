@@ -40,6 +40,8 @@ MIN_SPREAD = 4.0
 MAX_GAIN = 1.35
 #: ... for checkers, whose change of light over the board is modelled.
 CHECKER_GAIN = 1.25
+#: The light field's gain is at most e to this (and at least its inverse).
+MAX_LOG_GAIN = 1.0
 #: The least share of the light field a checker's lightness is taken to
 #: follow (see :func:`_response`): a white checker under a lamp may hardly
 #: grow lighter where checkers stood at calibration, but the field is only
@@ -165,7 +167,7 @@ class ColourModel:
 
     def gain_at(self, xy: FloatArray) -> FloatArray:
         """The light field's gain at normalised board coordinates (..., 2)."""
-        return np.asarray(np.exp(np.clip(_basis(xy) @ self.light_field, -1.0, 1.0)), np.float32)
+        return _light_gain(_basis(xy) @ self.light_field)
 
     def checker_templates(self, xy: FloatArray) -> tuple[FloatArray, FloatArray]:
         """Light and dark templates (..., T, T, 4) as they look at normalised
@@ -353,6 +355,13 @@ def _fill_background(patches: FloatArray, empty: npt.NDArray[np.bool_]) -> tuple
     return background, np.asarray(loo, np.float32)
 
 
+def _light_gain(log_gain: FloatArray) -> FloatArray:
+    """The light field's gain from its logarithm, within ``MAX_LOG_GAIN``
+    (a field fitted to a few checkers close together, or to a hand read as
+    checkers, may say anything far from them)."""
+    return np.asarray(np.exp(np.clip(log_gain, -MAX_LOG_GAIN, MAX_LOG_GAIN)), np.float32)
+
+
 def _template(samples: FloatArray) -> tuple[FloatArray, float]:
     """Median template of (n, T, T, 4) samples and their spread about it."""
     template = np.median(samples, axis=0).astype(np.float32)
@@ -409,7 +418,7 @@ def _fit_light(
         )
         templates = []
         for s, p, r in zip(samples, positions, response, strict=True):
-            gain = np.exp(r * (_basis(p) @ field)).astype(np.float32)
+            gain = _light_gain(r * (_basis(p) @ field))
             flat = np.array(s, np.float32)
             flat[..., 0] *= gain[:, None, None]
             flat[..., 3] *= gain[:, None, None]
@@ -501,7 +510,7 @@ def learn_from_layout(
             """The median of the junctions ``taken`` (2, 12, J), under the board's mean light."""
             where = jxy[taken]
             flat = np.array(junctions[taken], np.float32)
-            gain = np.exp(response * (_basis(where) @ field)).astype(np.float32)
+            gain = _light_gain(response * (_basis(where) @ field))
             flat[..., 0] *= gain[:, None, None]
             flat[..., 3] *= gain[:, None, None]
             return np.asarray(np.median(flat, axis=0), np.float32)
