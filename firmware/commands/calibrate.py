@@ -31,8 +31,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import TYPE_CHECKING
 
 from firmware.commands._vision_io import BadInput, read_corners, read_image
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -85,6 +90,24 @@ def _lens(path: str) -> object:
     return Lens(camera_matrix=matrix, dist_coeffs=coeffs)  # type: ignore[arg-type]
 
 
+def _corners_hint(
+    image: npt.NDArray[np.uint8], corners: npt.NDArray[np.float32] | None, lens: object, reason: str
+) -> str:
+    """Where a board set up right does not read back as the starting position
+    from corners clicked by hand: they may be off by a few pixels (one board
+    in four fails so, 3 px off: ``bench/vision.py --clicked 3``); the board's
+    edges suggest others (:func:`vision.corners.snap_corners`)."""
+    if reason != "not_start_position" or corners is None or len(corners) != 4 or lens is not None:
+        return ""
+    from vision.corners import snap_corners
+    from vision.geometry import format_corners
+
+    return (
+        "\n  if it is, the corners may be off: they must lie on the playing area's corners within a pixel or two; "
+        f'its edges suggest --corners "{format_corners(snap_corners(image, corners))}"'
+    )
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         image = read_image(args.image)
@@ -107,7 +130,7 @@ def run(args: argparse.Namespace) -> int:
         return 3
     except CalibrationError as exc:
         photos = f"{args.image!r} (--empty {args.empty!r})" if args.empty else repr(args.image)
-        print(f"nardref calibrate: {photos}: {exc}", file=sys.stderr)
+        print(f"nardref calibrate: {photos}: {exc}{_corners_hint(image, corners, lens, exc.reason)}", file=sys.stderr)
         return 1 if exc.reason in ("not_start_position", "not_empty", "empty_mismatch") else 3
     except GeometryError as exc:
         print(f"nardref calibrate: {exc}", file=sys.stderr)

@@ -17,7 +17,7 @@ from firmware.cli import main
 from firmware.commands import detect as detect_cmd
 from firmware.commands import judge_photo
 from firmware.commands import markers as markers_cmd
-from tests.vision.vision_boards import START, calibrated, light_layout, plain_board, with_medallion
+from tests.vision.vision_boards import START, bench_board, calibrated, light_layout, plain_board, with_medallion
 from vision.geometry import format_corners
 from vision.layout import Layout
 
@@ -114,6 +114,27 @@ def test_calibrate_names_a_wrong_setup(
     assert code == 1
     err = capsys.readouterr().err
     assert "B4" in err and ("bottom 7" in err or "bottom 8" in err)
+
+
+def test_calibrate_from_corners_a_few_pixels_off_says_so_and_suggests_others(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """bench/vision.py seed 1 board 1 (gold-white), set up right, its
+    corners clicked 3 px off (``--clicked 3``): the starting position does
+    not read back, and the message says the corners may be off (not only
+    that the board is set up wrong) and suggests the board's edges; those
+    calibrate."""
+    look, start, _ = bench_board(1, 1)
+    clicked = start.corners + np.random.default_rng([look["board_seed"], 1]).normal(0, 3.0, (4, 2))
+    image = tmp_path / "start.png"
+    cv2.imwrite(str(image), start.image)
+    out = tmp_path / "board.json"
+    assert main(["calibrate", str(image), "--corners", format_corners(clicked), "-o", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert "B4" in err and "the corners may be off" in err
+    suggested = err.split('suggest --corners "')[1].split('"')[0]
+    assert main(["calibrate", str(image), "--corners", suggested, "-o", str(out)]) == 0
+    assert out.exists()
 
 
 @pytest.mark.parametrize(
