@@ -53,6 +53,17 @@ def _pairs(reading: Reading, truth: Layout) -> list[tuple[int, int, float]]:
     return list(zip(seen.top + seen.bottom, truth.top + truth.bottom, reading.confidence.ravel(), strict=True))
 
 
+def _whole(reading: Reading, truth: Layout) -> bool:
+    """Whether ``reading`` (not refused) has every point and the bar as ``truth``."""
+    seen = reading.layout()
+    return (seen.top, seen.bottom, seen.bar_light, seen.bar_dark) == (
+        truth.top,
+        truth.bottom,
+        truth.bar_light,
+        truth.bar_dark,
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--n", type=int, default=300, help="photos read (default 300)")
@@ -112,7 +123,7 @@ def main(argv: list[str] | None = None) -> int:
                     if a != b and c >= confident:
                         where = f"{('top', 'bottom')[k // 12]} {k % 12 + 1}"
                         print(f"  {name} photo {i}: {where} holds {b}, read {a} surely ({c:.2f})")
-            whole = right == 24 and (seen.bar_light, seen.bar_dark) == (truth.bar_light, truth.bar_dark)
+            whole = _whole(reading, truth)
             boards_right += whole
             if not whole:
                 wrong_by_style[name] += 1
@@ -128,13 +139,8 @@ def main(argv: list[str] | None = None) -> int:
         if by_hand.refusal is not None:
             clicked_refused += 1
         else:
-            pairs = _pairs(by_hand, truth)
-            seen = by_hand.layout()
-            clicked_right += sum(a == b for a, b, _ in pairs) == 24 and (seen.bar_light, seen.bar_dark) == (
-                truth.bar_light,
-                truth.bar_dark,
-            )
-            clicked_wrong += int(sum(a != b and c >= confident for a, b, c in pairs))
+            clicked_right += _whole(by_hand, truth)
+            clicked_wrong += int(sum(a != b and c >= confident for a, b, c in _pairs(by_hand, truth)))
         occlusion = rng.choice(["hand", "arm", "cup"])
         hidden = render(truth, rng=np_rng, board_seed=board_seed, occlusion=occlusion, **look)  # type: ignore[arg-type]
         covered = read_with_corners(hidden.image, geometry_from_corners(hidden.image, hidden.corners))

@@ -895,9 +895,7 @@ def read_rectified(
             config=config,
             calibrated=calibrated,
         )
-    uncertain = [point_name(r, c) for r in range(2) for c in range(12) if confidence[r, c] < config.confident]
-    if bar.confidence < config.confident:
-        uncertain.append("bar")
+    uncertain = not_sure(confidence, bar.confidence, config=config)
     return Reading(
         counts=counts,
         confidence=confidence,
@@ -905,7 +903,7 @@ def read_rectified(
         bar_light=bar.light,
         bar_dark=bar.dark,
         bar_confidence=bar.confidence,
-        uncertain=tuple(uncertain),
+        uncertain=uncertain,
         refusal=refusal,
         bar_full=(bar.past[LIGHT] > 0, bar.past[DARK] > 0),
         rectified=rectified,
@@ -914,6 +912,13 @@ def read_rectified(
         features=features,
         off=off,
     )
+
+
+def not_sure(confidence: FloatArray, bar_confidence: float, *, config: ReadConfig) -> tuple[str, ...]:
+    """The points (``confidence`` (2, 12)) and the bar read less surely than
+    ``config.confident``, by name (:attr:`Reading.uncertain`)."""
+    points = [point_name(r, c) for r in range(2) for c in range(12) if confidence[r, c] < config.confident]
+    return tuple(points + (["bar"] if bar_confidence < config.confident else []))
 
 
 def _per_colour(counts: npt.NDArray[np.int64]) -> dict[int, int]:

@@ -120,7 +120,7 @@ from vision.read import (
     bar_room,
     bearing_off,
     geometry_from_corners,
-    point_name,
+    not_sure,
     read_bar,
     read_rectified,
     refused_reading,
@@ -714,18 +714,27 @@ def _onto_bar(reading: Reading, layout: Counts, model: ColourModel, config: Read
     bar = read_bar(features, model, bar_room(counts, None, config=config), config=config)
     if bar.light - first.light < gained[LIGHT] or bar.dark - first.dark < gained[DARK]:
         return reading
-    confidence = np.where(cut, np.minimum(reading.confidence, DOUBT_CONFIDENCE), reading.confidence)
-    uncertain = [point_name(r, c) for r in range(2) for c in range(12) if confidence[r, c] < config.confident]
-    uncertain += ["bar"] if bar.confidence < config.confident else []
-    return replace(
+    moved = replace(
         reading,
         counts=counts,
-        confidence=confidence.astype(np.float32),
         bar_light=bar.light,
         bar_dark=bar.dark,
         bar_confidence=bar.confidence,
         bar_full=(bar.past[LIGHT] > 0, bar.past[DARK] > 0),
-        uncertain=tuple(uncertain),
+    )
+    return _doubted(moved, cut, config)
+
+
+def _doubted(reading: Reading, doubt: npt.NDArray[np.bool_], config: ReadConfig, *, bar: bool = False) -> Reading:
+    """``reading`` with the points ``doubt`` (2, 12), and the ``bar``, read
+    no more surely than ``DOUBT_CONFIDENCE``."""
+    confidence = np.where(doubt, np.minimum(reading.confidence, DOUBT_CONFIDENCE), reading.confidence)
+    bar_confidence = min(reading.bar_confidence, DOUBT_CONFIDENCE) if bar else reading.bar_confidence
+    return replace(
+        reading,
+        confidence=confidence.astype(np.float32),
+        bar_confidence=bar_confidence,
+        uncertain=not_sure(confidence, bar_confidence, config=config),
     )
 
 
@@ -806,13 +815,7 @@ def read_with_corners(
     bar_differs = (reading.bar_light, reading.bar_dark) != (other.bar_light, other.bar_dark)
     if not differ.any() and not bar_differs:
         return reading
-    confidence = np.where(differ, np.minimum(reading.confidence, DOUBT_CONFIDENCE), reading.confidence)
-    uncertain = [point_name(r, c) for r in range(2) for c in range(12) if confidence[r, c] < config.confident]
-    uncertain += ["bar"] if bar_differs or "bar" in reading.uncertain else []
-    bar_confidence = min(reading.bar_confidence, DOUBT_CONFIDENCE) if bar_differs else reading.bar_confidence
-    return replace(
-        reading, confidence=confidence.astype(np.float32), uncertain=tuple(uncertain), bar_confidence=bar_confidence
-    )
+    return _doubted(reading, differ, config, bar=bar_differs)
 
 
 def _read_fitted(fitted: _Fitted, config: ReadConfig) -> Reading:
@@ -827,10 +830,7 @@ def _read_fitted(fitted: _Fitted, config: ReadConfig) -> Reading:
             again = _read_learned(rectified, geometry, features, other, config)
             kept = all(b >= a for a, b in zip(first.sides, again.sides, strict=True))
             if again.reading.refusal is None and not again.short and kept and again.piled <= first.piled:
-                unsure = np.minimum(again.reading.confidence, DOUBT_CONFIDENCE).astype(np.float32)
-                points = tuple(point_name(r, c) for r in range(2) for c in range(12))
-                bar = ("bar",) if "bar" in again.reading.uncertain else ()
-                return replace(again.reading, confidence=unsure, uncertain=points + bar)
+                return _doubted(again.reading, np.ones((2, 12), np.bool_), config)
     return first.reading
 
 
@@ -914,7 +914,6 @@ def _read_learned(
     # by a calibration (which side's home is where); a photo alone names
     # them by a guess, and no checker's colour is sure
     doubt |= (reading.counts != 0) & (abs(float(model.light_lab[0] - model.dark_lab[0])) < SAME_BRIGHTNESS)
-    confidence = np.where(doubt, np.minimum(reading.confidence, DOUBT_CONFIDENCE), reading.confidence)
     unfilled = reading
     if missing:
         # a reading short of checkers is wrong somewhere: the layout that holds them is the better guess
@@ -922,10 +921,8 @@ def _read_learned(
         if balanced is not None:
             piled = (np.abs(reading.counts) > LINE) & (reading.counts * balanced > 0) & (np.abs(balanced) == LINE)
             reading = replace(reading, counts=np.where(piled, reading.counts, balanced))
-    uncertain = [point_name(r, c) for r in range(2) for c in range(12) if confidence[r, c] < config.confident]
-    uncertain += ["bar"] if "bar" in reading.uncertain else []
     return _Read(
-        replace(reading, confidence=confidence.astype(np.float32), uncertain=tuple(uncertain)),
+        _doubted(reading, doubt, config),
         short=missing,
         sides=_sides(unfilled),
         piled=int(_piled(unfilled.counts).sum()),
