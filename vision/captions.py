@@ -36,8 +36,11 @@ WIDTH = 640
 #: An edge of a caption may run on past the caption's end, where another
 #: edge lines up with it (the top of a board's frame just under a caption
 #: along the picture's top): the caption's side is looked for this far in
-#: from the edge's end (px of the shrunk picture).
-SIDE_REACH = 12
+#: from the edge's end (px of the shrunk picture) ...
+SIDE_REACH = 64
+#: ... and this far out: where what lies under the caption is about as dark
+#: as the caption, its edge fades out a few pixels before its side.
+SIDE_OUT = 4
 
 Box = tuple[int, int, int, int]
 
@@ -79,10 +82,13 @@ def _side(image: Image, x: int, y0: int, y1: int) -> bool:
 
 def _side_from(image: Image, x: int, y0: int, y1: int, inward: int) -> int | None:
     """The column of a caption's side (:func:`_side`) between rows ``y0`` and
-    ``y1`` nearest an edge's end ``x``, at most :data:`SIDE_REACH` from it
-    in the direction ``inward`` (+1 from a left end, -1 from a right end);
-    None if there is none."""
-    for column in range(x, x + inward * (SIDE_REACH + 1), inward):
+    ``y1`` outermost near an edge's end ``x``, from :data:`SIDE_OUT` out of
+    it to :data:`SIDE_REACH` in from it in the direction ``inward`` (+1
+    from a left end, -1 from a right end); None if there is none."""
+    w = image.shape[1]
+    for column in range(x - inward * SIDE_OUT, x + inward * (SIDE_REACH + 1), inward):
+        if not 0 <= column < w:
+            continue
         if _side(image, column, y0, y1):
             return column
     return None

@@ -96,10 +96,15 @@ class RefusalConfig:
     #: ... and a run of samples longer than this many checker pitches, unlike
     #: the side's usual colour by this chroma (Lab) or, by this log ratio, the
     #: light that falls off smoothly along it (a lamp's pool of light on a
-    #: dark frame), is something reaching over it.
+    #: dark frame), is something reaching over it ...
     frame_band_run: float = 1.0
     frame_band_chroma: float = 12.0
     frame_band_light: float = 0.5
+    #: ... where it has an edge: somewhere from one sample to the next (a
+    #: third of a pitch), its colour and light change by this share of those
+    #: two at least. A pool of light, or a shine on a varnished frame, grows
+    #: brighter and paler over a checker or more; an arm's edge is sharp.
+    frame_band_edge: float = 0.7
     #: A circle with a radius of this many checker pitches or more (a checker's
     #: is half of one) ...
     cup_min_radius: float = 0.8
@@ -420,7 +425,8 @@ def check_frame_crossed(image: Image, geometry: BoardGeometry, *, config: Refusa
     the playing area unlike the rest of that side's frame (of the whole
     frame, where less than half of the side is seen), in colour or in
     light (against a smooth fall of light along the side, fitted to the
-    rest), longer than a checker (an arm is wider; a caption is no arm)."""
+    rest), longer than a checker (an arm is wider; a caption is no arm)
+    and with a sharp edge (a pool of light has none)."""
     h, w = image.shape[:2]
     boxes = caption_boxes(image)
     sides: list[tuple[int, npt.NDArray[np.bool_], FloatArray]] = []
@@ -454,20 +460,32 @@ def check_frame_crossed(image: Image, geometry: BoardGeometry, *, config: Refusa
             keep = near
         light = np.abs(level - fit)
         unlike = seen & ((chroma > config.frame_band_chroma) | (light > config.frame_band_light))
-        if _longest_run(unlike, loop=False) / _FRAME_SAMPLES_PER_PITCH > config.frame_band_run:
-            names = ("top", "right", "bottom", "left")
-            return Refusal(
-                "hand_over_board",
-                f"something reaches over the {names[side]} of the board's frame: wait until it is clear",
-            )
+        scaled = np.column_stack([level / config.frame_band_light, lab[:, 1:] / config.frame_band_chroma])
+        edges = np.linalg.norm(np.diff(scaled, axis=0), axis=1) * (seen[1:] & seen[:-1])
+        for start, stop in _runs(unlike):
+            if (stop - start) / _FRAME_SAMPLES_PER_PITCH <= config.frame_band_run:
+                continue
+            # where neither end is seen (a corner, a caption), nor is whether it is sharp
+            ends_seen = (start > 0 and seen[start - 1]) or (stop < len(seen) and seen[stop])
+            if not ends_seen or edges[max(start - 1, 0) : stop].max() >= config.frame_band_edge:
+                names = ("top", "right", "bottom", "left")
+                return Refusal(
+                    "hand_over_board",
+                    f"something reaches over the {names[side]} of the board's frame: wait until it is clear",
+                )
     return None
 
 
-def _longest_run(flags: npt.NDArray[np.bool_], *, loop: bool = True) -> int:
-    """The most neighbouring ``flags`` set along the outline, a ``loop``
-    (or along one side of it)."""
+def _runs(flags: npt.NDArray[np.bool_]) -> list[tuple[int, int]]:
+    """Where neighbouring ``flags`` are set, as (start, stop) indices."""
+    change = np.flatnonzero(np.diff(np.concatenate([[False], flags, [False]]).astype(np.int8)))
+    return list(zip(change[::2].tolist(), change[1::2].tolist(), strict=True))
+
+
+def _longest_run(flags: npt.NDArray[np.bool_]) -> int:
+    """The most neighbouring ``flags`` set along the outline, a loop."""
     run = best = 0
-    for flag in np.concatenate([flags, flags]) if loop else flags:
+    for flag in np.concatenate([flags, flags]):
         run = run + 1 if flag else 0
         best = max(best, run)
     return min(best, len(flags))

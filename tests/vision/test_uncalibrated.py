@@ -740,6 +740,61 @@ def test_a_pool_of_lamp_light_on_a_dark_frame_is_no_arm(style: str) -> None:
     assert check_frame_crossed(lit, geometry_from_corners(lit, shot.corners), config=RefusalConfig()) is None
 
 
+@pytest.mark.parametrize(
+    ("seed", "photo", "layout"),
+    [
+        # dark felt: a lamp's pool of light on the dark frame's right side
+        (1, 64, Layout(top=(3, 0, -1, 1, 0, -1, -5, 1, 0, 1, 2, 1), bottom=(-4, 0, 0, 0, 2, 0, 4, 0, -1, 0, -1, -2))),
+        # dark felt: the same on the left side
+        (
+            7,
+            278,
+            Layout(
+                top=(0, 0, -2, 0, 0, -1, -2, 0, -2, -2, 3, -3), bottom=(0, 0, 0, 2, -2, 0, 0, 0, 0, 4, 5, 1), bar_dark=1
+            ),
+        ),
+        # red and blue on wood: a shine on the varnished frame, paler as well as brighter
+        (
+            1,
+            118,
+            Layout(
+                top=(3, 0, 1, 0, -1, -1, -3, 1, 1, 0, -1, -1),
+                bottom=(-5, 0, 0, 0, 2, -1, 3, -1, -1, 0, 2, 0),
+                bar_light=2,
+            ),
+        ),
+    ],
+)
+def test_light_on_the_frame_that_grows_over_a_checker_or_more_is_no_arm(seed: int, photo: int, layout: Layout) -> None:
+    """Bench photos: a pool of light too small for the smooth fall of light
+    fitted along the side, but with no sharp edge, is no arm reaching over
+    the frame (each was refused as one before)."""
+    shot = uncalibrated_bench_photo(seed, photo, layout)
+    geometry = geometry_from_corners(shot.image, shot.corners)
+    assert check_frame_crossed(shot.image, geometry, config=RefusalConfig()) is None
+
+
+def test_an_arm_is_told_from_a_pool_of_light_of_its_brightness_by_its_sharp_edge() -> None:
+    """A dark frame, lit along its top side by a pool of light (a bell
+    curve a checker pitch and a half wide) and crossed on its bottom side
+    by a grey sleeve as bright, as wide, and sharp-edged: only the sleeve
+    reaches over it."""
+    picture = np.full((720, 1280, 3), 150, np.uint8)
+    cv2.rectangle(picture, (200, 100), (1080, 620), (30, 32, 35), -1)  # the frame
+    cv2.rectangle(picture, (260, 160), (1020, 560), (150, 190, 210), -1)  # the playing area
+    geometry = geometry_from_corners(picture, np.array([[260, 160], [1020, 160], [1020, 560], [260, 560]], np.float32))
+    xs = np.arange(1280, dtype=np.float32)
+    pool = 1 + 3 * np.exp(-(((xs - 500) / (1.5 * geometry.pitch_px)) ** 2))
+    lit = picture.copy()
+    lit[100:160] = np.clip(picture[100:160] * pool[None, :, None], 0, 255).astype(np.uint8)
+    assert check_frame_crossed(lit, geometry, config=RefusalConfig()) is None
+    sleeve = picture.copy()
+    half = int(1.5 * geometry.pitch_px)
+    sleeve[560:720, 700 - half : 700 + half] = 120
+    refusal = check_frame_crossed(sleeve, geometry, config=RefusalConfig())
+    assert refusal is not None and "bottom of the board's frame" in refusal.message
+
+
 @pytest.mark.parametrize(("style", "seed"), [("red-white", 21), ("gold-white", 22)])
 def test_an_arm_hiding_checkers_is_refused_where_it_crosses_the_frame_b4(style: str, seed: int) -> None:
     """An arm over checkers of one side leaves it short of them: a side
