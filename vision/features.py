@@ -244,27 +244,78 @@ def _vertex(total: npt.NDArray[np.float64], j: int) -> float:
 #: Checker diameters a board may have, in point widths: checkers fill most
 #: of a point's width and never more than all of it.
 PITCH_RANGE = (0.80, 1.06)
+#: Circles of a checker's size (:func:`circle_pitch`): at least this many
+#: found in a photo give its checkers' diameter ...
+LEAST_CIRCLES = 3
+#: ... each round and whole to this share at least (OpenCV's
+#: ``HOUGH_GRADIENT_ALT`` ``param2``; 1 is a perfect circle) ...
+ROUNDNESS = 0.7
+#: ... and the period of the lines of checkers is looked for from this
+#: share below that diameter to this share above it (:func:`line_pitch`):
+#: a circle found is a checker's top face, whose bevel leaves it smaller
+#: than the checker.
+NEAR_CIRCLES = (0.03, 0.08)
+
+
+def circle_pitch(rectified: Image, geometry: BoardGeometry) -> float | None:
+    """The diameter of the checkers of a rectified board (px), twice the
+    median radius of the circles of a checker's size (within
+    :data:`PITCH_RANGE`) in it: checkers are its only round things that
+    size, lone or in a line, on points of any colour. None where fewer than
+    :data:`LEAST_CIRCLES` are found."""
+    width = geometry.point_width_px
+    smallest, largest = int(PITCH_RANGE[0] * width / 2) - 1, int(PITCH_RANGE[1] * width / 2) + 2
+    gray = cv2.cvtColor(rectified, cv2.COLOR_BGR2GRAY)
+    circles = cv2.HoughCircles(
+        gray,
+        cv2.HOUGH_GRADIENT_ALT,
+        dp=1.5,
+        minDist=1.6 * smallest,
+        param1=100,
+        param2=ROUNDNESS,
+        minRadius=smallest,
+        maxRadius=largest,
+    )
+    if circles is None or len(circles[0]) < LEAST_CIRCLES:
+        return None
+    return 2 * float(np.median(circles[0][:, 2]))
 
 
 def line_pitch(rectified: Image, geometry: BoardGeometry) -> float:
     """The distance between neighbouring checkers along a point, rectified px,
     on a board never calibrated: the period of the edges along the points'
     middles (checkers in a line repeat every diameter), looked for within
-    :data:`PITCH_RANGE` (:func:`estimate_pitch` looks wider, for one of the
-    guesses a calibration tries).
+    :data:`NEAR_CIRCLES` of the checkers' diameter where circles of their
+    size are seen (:func:`circle_pitch`), else within :data:`PITCH_RANGE`
+    (:func:`estimate_pitch` looks wider, for one of the guesses a
+    calibration tries). Alone, the period misses by 5 % and more in one
+    photo of four, most of all where points are the checkers' colours
+    (gold checkers on gold points); the circles alone in one of twenty,
+    but they measure the checkers' top faces, a little smaller than their
+    pitch.
 
     Each point's edge profile over the reach of a line of five is taken
     less its smoothed self (the triangle's own slow change would pull the
     period short) and correlated with itself at every lag; the lag where
     the points together correlate best, to a fraction of a pixel, is the
-    pitch. 0.92 point widths where no point shows a period."""
+    pitch. Where no point shows a period, or the best lies at either end
+    of the lags looked at near the circles (the lines then disagree with
+    them): the circles' diameter, or, where none are seen, 0.92 point
+    widths."""
     edges = edge_magnitude(to_lab(rectified))
     width = geometry.point_width_px
     height = geometry.size[1]
     reach = int(min(0.5 * height, 4.2 * width))
-    lags = np.arange(int(PITCH_RANGE[0] * width), int(PITCH_RANGE[1] * width) + 2)
+    circles = circle_pitch(rectified, geometry)
+    fallback = 0.92 * width if circles is None else circles
+    low, high = (
+        (PITCH_RANGE[0] * width, PITCH_RANGE[1] * width)
+        if circles is None
+        else ((1 - NEAR_CIRCLES[0]) * circles, (1 + NEAR_CIRCLES[1]) * circles)
+    )
+    lags = np.arange(int(np.ceil(low)), int(high) + 1)
     if reach <= lags[-1] + 2:
-        return 0.92 * width
+        return fallback
     total = np.zeros(len(lags), np.float64)
     for cx in slot_centres(geometry)[0, :, 0, 0]:
         x0, x1 = int(cx - 0.2 * width), int(cx + 0.2 * width) + 1
@@ -277,8 +328,8 @@ def line_pitch(rectified: Image, geometry: BoardGeometry) -> float:
                 if norm > 1e-9:
                     total[j] += float((a * b).sum()) / norm
     j = int(np.argmax(total))
-    if total[j] <= 0:
-        return 0.92 * width
+    if total[j] <= 0 or (circles is not None and not 0 < j < len(lags) - 1):
+        return fallback
     return float(lags[0] + _vertex(total, j))
 
 

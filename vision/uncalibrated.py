@@ -18,7 +18,8 @@ Corners given by hand miss the playing area's by a few pixels: the
 photo is read from them and from them snapped to its edges
 (:mod:`vision.corners`), and the reading whose best layout explains it
 better is kept. The checker pitch is found first, from the period of the
-lines of checkers (:func:`vision.features.line_pitch`). :func:`learn_layouts` then
+lines of checkers near the diameter of the circles of a checker's size
+(:func:`vision.features.line_pitch`). :func:`learn_layouts` then
 fits that structure to the slots as k-means fits clusters, by turns:
 each point takes the colour and count whose looks explain its slots
 best, then every look is the median of the slots that took it. Where a
@@ -170,6 +171,11 @@ RIM_CHECKER = 2.0
 RIM_BARE = 3.0
 RIM_WEIGHT = 2.0
 RIM_CAP = 2.0
+#: A reading that sees fewer checkers of a colour than this, on the
+#: points and the bar (a board all but borne off), learned that colour's
+#: look from too few to read any point surely: a shadow may have passed
+#: for them, and a checker of that colour for a bare point.
+LEAST_LEARNED = 3
 #: Where the best layout found reads short of checkers a side cannot have
 #: borne off, the next ones are read too, while they explain the photo
 #: no more than this share worse (:func:`read_with_corners`).
@@ -757,7 +763,8 @@ def read_with_corners(
     from that layout would read it (``config``: the reader's thresholds,
     by default :class:`vision.read.ReadConfig`'s). A board whose checkers
     cannot be told from its points is refused, and so is one with
-    something over it.
+    something over it; one that shows too few of a colour to learn its
+    look (:data:`LEAST_LEARNED`) is read, but no point of it surely.
 
     Corners given by hand miss the playing area's by a few pixels, and the
     slots laid out from them miss the checkers: the frame is read from the
@@ -914,6 +921,7 @@ def _read_learned(
     # by a calibration (which side's home is where); a photo alone names
     # them by a guess, and no checker's colour is sure
     doubt |= (reading.counts != 0) & (abs(float(model.light_lab[0] - model.dark_lab[0])) < SAME_BRIGHTNESS)
+    doubt |= min(_sides(reading)) < LEAST_LEARNED
     unfilled = reading
     if missing:
         # a reading short of checkers is wrong somewhere: the layout that holds them is the better guess

@@ -20,6 +20,7 @@ from vision.features import JUNCTIONS
 from vision.geometry import BoardGeometry, Lens, to_image
 from vision.layout import Layout, layout_from_position
 from vision.render import CameraPose, Effects, Lighting, Rendered, lens_calibration, random_style, render
+from vision.render_style import Style
 
 SIZE = (1280, 720)
 
@@ -102,6 +103,14 @@ def uncalibrated_bench_photo(seed: int, photo: int, layout: Layout, *, occlusion
     look = _bench_look(rng)
     shot = render(layout, rng=rng, **look)
     return shot if occlusion is None else render(layout, rng=rng, occlusion=occlusion, **look)
+
+
+def uncalibrated_bench_pitch(seed: int, photo: int, width_px: float) -> float:
+    """The checker pitch (px of a playing area ``width_px`` wide) the
+    renderer drew photo ``photo`` of ``bench/uncalibrated.py``'s set
+    ``seed`` with (its style's sizes are drawn at random)."""
+    style: Style = _bench_look(np.random.default_rng([seed, photo]))["style"]
+    return style.checker_pitch(width_px)
 
 
 @lru_cache(maxsize=16)
