@@ -98,8 +98,8 @@ class RefusalConfig:
     #: light that falls off smoothly along it (a lamp's pool of light on a
     #: dark frame), is something reaching over it ...
     frame_band_run: float = 1.0
-    frame_band_chroma: float = 12.0
-    frame_band_light: float = 0.5
+    frame_band_chroma: float = 10.0
+    frame_band_light: float = 0.4
     #: ... where it has an edge: somewhere from one sample to the next (a
     #: third of a pitch), its colour and light change by this share of those
     #: two at least. A pool of light, or a shine on a varnished frame, grows

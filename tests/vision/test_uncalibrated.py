@@ -830,6 +830,52 @@ def test_light_on_the_frame_that_grows_over_a_checker_or_more_is_no_arm(seed: in
     assert check_frame_crossed(shot.image, geometry, config=RefusalConfig()) is None
 
 
+@pytest.mark.parametrize(
+    ("seed", "photo", "occlusion", "layout"),
+    [
+        (
+            1,
+            32,
+            "arm",
+            Layout(
+                top=(2, 1, 0, -2, 0, 1, -4, 1, -1, -1, -3, 2),
+                bottom=(0, 0, 0, 0, -1, 2, -1, -1, 0, 5, -1, 0),
+                bar_light=1,
+            ),
+        ),
+        (
+            3,
+            73,
+            "arm",
+            Layout(
+                top=(0, 0, 0, -1, -2, -1, -4, 1, 1, -2, 0, 0),
+                bottom=(-4, 0, 0, -1, 3, 0, 3, 0, 4, 0, 0, 2),
+                bar_light=1,
+            ),
+        ),
+        (
+            7,
+            63,
+            "hand",
+            Layout(
+                top=(0, 0, 0, 1, -1, 0, -6, -3, 1, 5, -2, 0),
+                bottom=(0, 0, 0, 0, 0, 0, 0, -1, 0, 0, -1, 8),
+                bar_dark=1,
+            ),
+        ),
+    ],
+)
+def test_an_arm_a_little_unlike_the_frame_is_refused_where_it_crosses_it(
+    seed: int, photo: int, occlusion: str, layout: Layout
+) -> None:
+    """Bench photos read, not refused, while the frame band asked for more
+    unlike samples (chroma 12, light 0.5), set so high that lamps' pools of
+    light on dark frames passed; with those told apart by their edges, it
+    asks for less, and these arms and this hand are seen crossing it."""
+    reading = _read_bench_photo(seed, photo, layout, occlusion=occlusion)
+    assert reading.refusal is not None and "of the board's frame" in reading.refusal.message
+
+
 def test_an_arm_is_told_from_a_pool_of_light_of_its_brightness_by_its_sharp_edge() -> None:
     """A dark frame, lit along its top side by a pool of light (a bell
     curve a checker pitch and a half wide) and crossed on its bottom side
