@@ -868,10 +868,11 @@ def test_light_on_the_frame_that_grows_over_a_checker_or_more_is_no_arm(seed: in
 def test_an_arm_a_little_unlike_the_frame_is_refused_where_it_crosses_it(
     seed: int, photo: int, occlusion: str, layout: Layout
 ) -> None:
-    """Bench photos read, not refused, while the frame band asked for more
-    unlike samples (chroma 12, light 0.5), set so high that lamps' pools of
-    light on dark frames passed; with those told apart by their edges, it
-    asks for less, and these arms and this hand are seen crossing it."""
+    """Bench photos read, not refused, while the frame band counted only
+    samples more unlike the frame (chroma 12, light 0.5), set so that
+    lamps' pools of light on dark frames passed; with those told apart by
+    their edges, less unlike ones count, and these arms and this hand are
+    seen crossing it."""
     reading = _read_bench_photo(seed, photo, layout, occlusion=occlusion)
     assert reading.refusal is not None and "of the board's frame" in reading.refusal.message
 
