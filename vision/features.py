@@ -307,12 +307,10 @@ def line_pitch(rectified: Image, geometry: BoardGeometry) -> float:
     height = geometry.size[1]
     reach = int(min(0.5 * height, 4.2 * width))
     circles = circle_pitch(rectified, geometry)
-    fallback = 0.92 * width if circles is None else circles
-    low, high = (
-        (PITCH_RANGE[0] * width, PITCH_RANGE[1] * width)
-        if circles is None
-        else ((1 - NEAR_CIRCLES[0]) * circles, (1 + NEAR_CIRCLES[1]) * circles)
-    )
+    if circles is None:
+        low, high, fallback = PITCH_RANGE[0] * width, PITCH_RANGE[1] * width, 0.92 * width
+    else:
+        low, high, fallback = (1 - NEAR_CIRCLES[0]) * circles, (1 + NEAR_CIRCLES[1]) * circles, circles
     lags = np.arange(int(np.ceil(low)), int(high) + 1)
     if reach <= lags[-1] + 2:
         return fallback

@@ -394,6 +394,8 @@ def check_board_moved(
     return None
 
 
+#: The sides of the frame, by number (:func:`frame_band`).
+_SIDES = ("top", "right", "bottom", "left")
 #: Samples along each side of the frame per checker pitch (:func:`frame_band`).
 _FRAME_SAMPLES_PER_PITCH = 3
 
@@ -468,10 +470,9 @@ def check_frame_crossed(image: Image, geometry: BoardGeometry, *, config: Refusa
             # where neither end is seen (a corner, a caption), nor is whether it is sharp
             ends_seen = (start > 0 and seen[start - 1]) or (stop < len(seen) and seen[stop])
             if not ends_seen or edges[max(start - 1, 0) : stop].max() >= config.frame_band_edge:
-                names = ("top", "right", "bottom", "left")
                 return Refusal(
                     "hand_over_board",
-                    f"something reaches over the {names[side]} of the board's frame: wait until it is clear",
+                    f"something reaches over the {_SIDES[side]} of the board's frame: wait until it is clear",
                 )
     return None
 
@@ -484,11 +485,8 @@ def _runs(flags: npt.NDArray[np.bool_]) -> list[tuple[int, int]]:
 
 def _longest_run(flags: npt.NDArray[np.bool_]) -> int:
     """The most neighbouring ``flags`` set along the outline, a loop."""
-    run = best = 0
-    for flag in np.concatenate([flags, flags]):
-        run = run + 1 if flag else 0
-        best = max(best, run)
-    return min(best, len(flags))
+    longest = max((stop - start for start, stop in _runs(np.concatenate([flags, flags]))), default=0)
+    return min(longest, len(flags))
 
 
 def _largest_group(strange: npt.NDArray[np.bool_], joined: npt.NDArray[np.bool_]) -> int:
