@@ -105,6 +105,18 @@ class RefusalConfig:
     #: two at least. A pool of light, or a shine on a varnished frame, grows
     #: brighter and paler over a checker or more; an arm's edge is sharp.
     frame_band_edge: float = 0.7
+    #: Without a calibration, a patch of the field (:mod:`vision.field`)
+    #: unlike its usual colour by this chroma (Lab) or its light by this
+    #: log ratio ...
+    field_chroma: float = 12.0
+    field_light: float = 0.35
+    #: ... over at least this many checker pitches squared (the dice and
+    #: the cube are smaller) ...
+    field_area: float = 1.5
+    #: ... whose outline is this sharp at least (Lab units per pixel of the
+    #: rectified board, the median along it) is something reaching in; a
+    #: lamp's pool of light, or the grain of pale wood, fades into the rest.
+    field_edge: float = 6.0
     #: A circle with a radius of this many checker pitches or more (a checker's
     #: is half of one) ...
     cup_min_radius: float = 0.8
@@ -310,11 +322,13 @@ def check_cup(
     if not cups:
         return None
     points = tuple(point_name(r, c) for r, c in points_under(cups[0], geometry))
-    where = f" over {', '.join(points)}" if points else " in the middle of the board"
+    where = f"over {', '.join(points)}" if points else "in the middle of the board"
+    # a board's own medallion is learned by calibrating it
+    again = "calibrate again" if reference else "calibrate the board (nardref calibrate) and read it with --calibration"
     return Refusal(
         "hand_over_board",
-        f"something round and bigger than a checker (a dice cup?) stands on the board{where}: wait until it "
-        "is clear; if it belongs to the board, calibrate again",
+        f"something round and bigger than a checker (a dice cup, a hand?) lies {where}: wait until it is clear; "
+        f"if it belongs to the board, {again}",
         points,
     )
 

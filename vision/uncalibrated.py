@@ -38,7 +38,10 @@ as good where that one's reading misses checkers (below). A circle
 bigger than a checker over the board (a dice cup, a hand's palm) and
 something crossing the board's frame (an arm reaching in,
 :func:`vision.refusal.check_frame_crossed`) are refused before any of
-that (:func:`vision.refusal.check_cup`). Two neighbouring slots that fit
+that (:func:`vision.refusal.check_cup`), and so, once the best layout
+is found (whose lines may reach into it), is a patch of the field
+between the rows unlike the rest of it, with a sharp outline (a hand
+reaching for a checker, :mod:`vision.field`). Two neighbouring slots that fit
 their looks far worse than the rest are something reaching in, and the
 photo is refused (not on a full line: a pile's upper layer lies over its
 slots, and the reader judges piles junction by junction).
@@ -113,6 +116,7 @@ from vision.colours import (
 from vision.corners import second_guess
 from vision.errors import CalibrationError, GeometryError
 from vision.features import JUNCTIONS, SlotFeatures, measure, to_lab
+from vision.field import check_field
 from vision.geometry import BoardGeometry, Image, as_points, rectify, working_frame
 from vision.layout import Layout
 from vision.read import (
@@ -807,8 +811,12 @@ def read_with_corners(
             lab = to_lab(rectified)
             features = measure(rectified, tried, lab=lab)
             fits = learn_layouts(features, rim_strength(gradients(rectified, lab=lab), tried))
-            fitted.append(_Fitted(next(fits), fits, rectified, tried, features))
-        elif not fitted:  # the corners given (snapped ones may have caught another edge)
+            best = next(fits)
+            # a hand reaching for a checker, over the field between the lines
+            refusal = check_field(rectified, tried, best.counts, config=RefusalConfig())
+            if refusal is None:
+                fitted.append(_Fitted(best, fits, rectified, tried, features))
+        if refusal is not None and not fitted:  # the corners given (snapped ones may have caught another edge)
             return refused_reading(refusal, tried, rectified)
     fitted.sort(key=lambda fit: fit.best.cost)
     reading = _read_fitted(fitted[0], config)
