@@ -264,10 +264,19 @@ def circle_pitch(rectified: Image, geometry: BoardGeometry) -> float | None:
     size, lone or in a line, on points of any colour. None where fewer than
     :data:`LEAST_CIRCLES` are found."""
     width = geometry.point_width_px
-    smallest, largest = int(PITCH_RANGE[0] * width / 2) - 1, int(PITCH_RANGE[1] * width / 2) + 2
-    gray = cv2.cvtColor(rectified, cv2.COLOR_BGR2GRAY)
-    circles = cv2.HoughCircles(
-        gray,
+    found = circles(rectified, int(PITCH_RANGE[0] * width / 2) - 1, int(PITCH_RANGE[1] * width / 2) + 2)
+    if len(found) < LEAST_CIRCLES:
+        return None
+    return 2 * float(np.median(found[:, 2]))
+
+
+def circles(rectified: Image, smallest: int, largest: int) -> FloatArray:
+    """(N, 3) x, y and radius (rectified px) of the circles of a radius
+    from ``smallest`` to ``largest`` px in a rectified board, round to
+    :data:`ROUNDNESS` at least, none two within 1.6 ``smallest`` (two
+    checkers side by side are farther apart)."""
+    found = cv2.HoughCircles(
+        cv2.cvtColor(rectified, cv2.COLOR_BGR2GRAY),
         cv2.HOUGH_GRADIENT_ALT,
         dp=1.5,
         minDist=1.6 * smallest,
@@ -276,9 +285,7 @@ def circle_pitch(rectified: Image, geometry: BoardGeometry) -> float | None:
         minRadius=smallest,
         maxRadius=largest,
     )
-    if circles is None or len(circles[0]) < LEAST_CIRCLES:
-        return None
-    return 2 * float(np.median(circles[0][:, 2]))
+    return np.zeros((0, 3), np.float32) if found is None else np.asarray(found[0], np.float32)
 
 
 def line_pitch(rectified: Image, geometry: BoardGeometry) -> float:

@@ -28,7 +28,9 @@ on gold), no look of its own may stand for it: the empty look of a slot
 is learned from the slots of its kind left empty, and the rims weigh in:
 from the second turn on, a layout pays for each checker it lays where no
 rim stands out and for each bare slot it leaves where one does
-(:data:`RIM_CHECKER`), against the bare slots of the turn before. It
+(:data:`RIM_CHECKER`), against the bare slots of the turn before, or
+where a circle of a checker's size is centred on it (:data:`CIRCLED`,
+:func:`vision.rims.circled_slots`). It
 starts from several guesses (and again from each fit with every point
 colour's least checker-like slots as its empty looks, where checkers
 stand on most points of a colour at the edge, and again with each
@@ -131,9 +133,10 @@ from vision.read import (
     refused_reading,
 )
 from vision.refusal import Refusal, RefusalConfig, check_cup, check_frame_crossed, check_occlusion
-from vision.rims import above_bare, gradients, rim_strength
+from vision.rims import above_bare, circled_slots, gradients, rim_strength
 
 FloatArray = npt.NDArray[np.float32]
+BoolArray = npt.NDArray[np.bool_]
 Counts = npt.NDArray[np.int64]
 
 #: What a point may hold in a layout: nothing, or a line from the edge of
@@ -175,6 +178,10 @@ RIM_CHECKER = 2.0
 RIM_BARE = 3.0
 RIM_WEIGHT = 2.0
 RIM_CAP = 2.0
+#: A layout that leaves a slot bare where a checker's round outline is
+#: centred on it (:func:`vision.rims.circled_slots`: on bench photos, a
+#: bare slot in two thousand) pays this many mean slot distances.
+CIRCLED = 4.0
 #: A reading that sees fewer checkers of a colour than this, on the
 #: points and the bar (a board all but borne off), learned that colour's
 #: look from too few to read any point surely: a shadow may have passed
@@ -229,20 +236,23 @@ def _bare(counts: Counts, slots: int) -> npt.NDArray[np.bool_]:
 
 
 def _rim_costs(
-    rims: FloatArray, counts: Counts, groups: npt.NDArray[np.intp], scale: float
+    rims: FloatArray, counts: Counts, groups: npt.NDArray[np.intp], scale: float, circled: BoolArray | None
 ) -> tuple[FloatArray, FloatArray]:
     """(2, 12, S) each: what a checker's look and an empty look cost at
     every slot besides the looks' distances, from the slots' rim strength
     (2, 12, L) against that of the slots ``counts`` leaves bare (see
     :data:`RIM_CHECKER`; ``scale``: the mean distance of a slot from its
-    look). A photo's own bare slots are the measure: no calibration kept
-    them."""
+    look), and where a checker's round outline is ``circled`` (2, 12, L)
+    (:data:`CIRCLED`). A photo's own bare slots are the measure: no
+    calibration kept them."""
     slots, reach = groups.shape[2], rims.shape[2]
     rise = above_bare(rims, _bare(counts, slots)[:, :, :reach], groups[:, :, :reach])
     checker = np.zeros(groups.shape, np.float32)
     empty = np.zeros(groups.shape, np.float32)
     checker[:, :, :reach] = scale * RIM_WEIGHT * np.clip(np.log(RIM_CHECKER) - rise, 0, RIM_CAP)
     empty[:, :, :reach] = scale * RIM_WEIGHT * np.clip(rise - np.log(RIM_BARE), 0, RIM_CAP)
+    if circled is not None:
+        empty[:, :, :reach] += scale * CIRCLED * circled[:, :, :reach]
     return checker, empty
 
 
@@ -412,16 +422,17 @@ def _fit(
     checkers: tuple[FloatArray, FloatArray],
     empty: FloatArray,
     rims: FloatArray,
+    circled: BoolArray | None,
 ) -> tuple[float, Counts, tuple[FloatArray, FloatArray], FloatArray]:
     """Assign and relearn by turns from these looks until nothing changes:
     the mean cost per slot, the counts and the looks learned. Past the
     first turn the slots' ``rims`` (2, 12, L) weigh in too,
-    against the bare slots of the layout the turn before found
-    (:func:`_rim_costs`)."""
+    against the bare slots of the layout the turn before found, and the
+    ``circled`` ones (:func:`_rim_costs`)."""
     counts, cost = _assign(patches, checkers, empty, groups)
     for _ in range(TURNS):
         checkers, empty = _relearn(patches, counts, groups, checkers, empty)
-        rim_costs = _rim_costs(rims, counts, groups, float(cost.mean()) / patches.shape[2])
+        rim_costs = _rim_costs(rims, counts, groups, float(cost.mean()) / patches.shape[2], circled)
         again, cost = _assign(patches, checkers, empty, groups, rim_costs)
         if (again == counts).all():
             break
@@ -458,11 +469,12 @@ def _calmest(patches: FloatArray, groups: npt.NDArray[np.intp], rims: FloatArray
     return calm
 
 
-def learn_layouts(features: SlotFeatures, rims: FloatArray) -> Iterator[Learned]:
+def learn_layouts(features: SlotFeatures, rims: FloatArray, circled: BoolArray | None = None) -> Iterator[Learned]:
     """The layouts (and how well each explains the photo) that the board's
-    structure fits to ``features`` and the rim strength ``rims`` (2, 12, L;
-    :func:`vision.rims.rim_strength`) of a board never calibrated (see the
-    module's docstring): from each of the first guesses (:func:`_start`),
+    structure fits to ``features``, the rim strength ``rims`` (2, 12, L;
+    :func:`vision.rims.rim_strength`) and the slots a checker's outline is
+    ``circled`` on (:func:`vision.rims.circled_slots`) of a board never
+    calibrated (see the module's docstring): from each of the first guesses (:func:`_start`),
     and again from the checker looks found with each point colour's least
     checker-like slots as its empty looks, and with each group's slots of
     the weakest rims as its empty look (:func:`_calmest`); each layout
@@ -472,11 +484,11 @@ def learn_layouts(features: SlotFeatures, rims: FloatArray) -> Iterator[Learned]
     groups = _groups(patches.shape[2])
     fits = []
     for percentile in STARTS:
-        fit = _fit(patches, groups, *_start(patches, groups, percentile), rims)
+        fit = _fit(patches, groups, *_start(patches, groups, percentile), rims, circled)
         fits += [
             fit,
-            _fit(patches, groups, fit[2], _least_like(patches, groups, fit[2]), rims),
-            _fit(patches, groups, fit[2], _calmest(patches, groups, rims, fit[3]), rims),
+            _fit(patches, groups, fit[2], _least_like(patches, groups, fit[2]), rims, circled),
+            _fit(patches, groups, fit[2], _calmest(patches, groups, rims, fit[3]), rims, circled),
         ]
     found: list[Counts] = []
     for mean, counts, checkers, empty in sorted(fits, key=lambda f: f[0]):
@@ -486,7 +498,7 @@ def learn_layouts(features: SlotFeatures, rims: FloatArray) -> Iterator[Learned]
             continue
         found.append(counts * sign)
         misfit = _slot_costs(patches, counts, checkers, empty, groups) / max(mean, 1e-6)
-        costs = _option_costs(patches, checkers, empty, groups, _rim_costs(rims, counts, groups, mean))
+        costs = _option_costs(patches, checkers, empty, groups, _rim_costs(rims, counts, groups, mean, circled))
         yield Learned(counts * sign, mean, costs, OPTIONS * sign, misfit)
 
 
@@ -810,7 +822,8 @@ def read_with_corners(
         if refusal is None:
             lab = to_lab(rectified)
             features = measure(rectified, tried, lab=lab)
-            fits = learn_layouts(features, rim_strength(gradients(rectified, lab=lab), tried))
+            rims = rim_strength(gradients(rectified, lab=lab), tried)
+            fits = learn_layouts(features, rims, circled_slots(rectified, tried))
             best = next(fits)
             # a hand reaching for a checker, over the field between the lines
             refusal = check_field(rectified, tried, best.counts, config=RefusalConfig())

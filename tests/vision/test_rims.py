@@ -1,7 +1,7 @@
 """A checker's round rim as evidence besides its look (:mod:`vision.rims`):
 measured where a checker stands and not on a bare point, kept per bare
 slot at calibration, and weighing only slots the looks leave in doubt,
-only towards a checker."""
+only towards a checker; circles of a checker's size where checkers stand."""
 
 from __future__ import annotations
 
@@ -9,10 +9,23 @@ import json
 
 import cv2
 import numpy as np
+import pytest
 
+from tests.vision.vision_boards import game_position, light_layout, plain_board
 from vision.colours import DARK, EMPTY, LIGHT
-from vision.geometry import make_geometry, slot_centres
-from vision.rims import bare_rims, gradients, in_doubt, layer_rims, loaded, rim_strength, saved, weigh_rims
+from vision.geometry import make_geometry, rectify, slot_centres
+from vision.read import geometry_from_corners
+from vision.rims import (
+    bare_rims,
+    circled_slots,
+    gradients,
+    in_doubt,
+    layer_rims,
+    loaded,
+    rim_strength,
+    saved,
+    weigh_rims,
+)
 
 CORNERS = [(0, 0), (480, 0), (480, 400), (0, 400)]
 
@@ -150,3 +163,19 @@ def test_a_layer_on_a_full_line_shows_its_rims() -> None:
     assert layer_rims(gradients(photo(board)), geometry, 0, 4) == 2
     # the same line on the bottom row, its edge below
     assert layer_rims(gradients(photo(board)[::-1].copy()), geometry, 1, 4) == 2
+
+
+@pytest.mark.parametrize("style", ["gold-white", "dark-felt", "wood"])
+def test_circles_of_a_checkers_size_stand_on_checkers_and_on_no_bare_slot(style: str) -> None:
+    """Rendered boards: a circle of a checker's size is centred on most
+    slots a checker covers (gold checkers on gold points too), and on none
+    left bare."""
+    position, mover = game_position(21, 14)
+    layout = light_layout(position, mover)
+    shot = plain_board(style).shoot(layout, 22)
+    geometry = geometry_from_corners(shot.image, shot.corners)
+    circled = circled_slots(rectify(shot.image, geometry), geometry)
+    counts = np.abs(np.array([layout.top, layout.bottom]))[:, :, None]
+    covered = np.arange(circled.shape[2])[None, None, :] < counts
+    assert not (circled & ~covered).any()
+    assert (circled & covered).sum() >= 0.8 * covered.sum()
