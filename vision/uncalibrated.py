@@ -31,7 +31,8 @@ rim stands out and for each bare slot it leaves where one does
 (:data:`RIM_CHECKER`), against the bare slots of the turn before, or
 where a circle of a checker's size is centred on it (:data:`CIRCLED`,
 :func:`vision.rims.circled_slots`). It
-starts from several guesses (and again from each fit with every point
+starts from several guesses (the slots least like their kind's typical
+look, and those circles stand on; and again from each fit with every point
 colour's least checker-like slots as its empty looks, where checkers
 stand on most points of a colour at the edge, and again with each
 slot's empty look learned from the slots of its kind whose rims are
@@ -145,6 +146,9 @@ OPTIONS = np.array([0, *range(1, LINE + 1), *range(-1, -LINE - 1, -1)], np.int64
 #: The first guesses at the checkers' looks: the slots least like their
 #: kind's typical look, past each of these percentiles of that distance.
 STARTS = (60.0, 75.0, 90.0)
+#: ... and, where circles of a checker's size stand on this many slots at
+#: least (:func:`vision.rims.circled_slots`), those slots.
+LEAST_CIRCLED = 6
 #: Turns of :func:`learn_layouts`, and of :func:`_two_colours`, at most
 #: (each stops where a turn changes nothing).
 TURNS = 12
@@ -395,25 +399,37 @@ def _two_colours(colours: FloatArray) -> npt.NDArray[np.bool_]:
     return np.asarray(bright, np.bool_)
 
 
-def _start(
-    patches: FloatArray, groups: npt.NDArray[np.intp], percentile: float
-) -> tuple[tuple[FloatArray, FloatArray], FloatArray]:
-    """A first guess: each group's empty look is its most typical slot (the
-    one nearest the others, most of them empty); the slots within a line's
-    reach least like that, past ``percentile`` of them, are checkers, split
-    into two looks by colour (:func:`_two_colours`)."""
+def _typical(patches: FloatArray, groups: npt.NDArray[np.intp]) -> FloatArray:
+    """The first guess at each group's empty look: its most typical slot
+    (the one nearest the others, most of them empty)."""
     empty = np.zeros((int(groups.max()) + 1, *patches.shape[3:]), np.float32)
     for group in range(len(empty)):
         members = patches[groups == group]
         spread = np.stack([template_distance(members, m) for m in members])
         empty[group] = members[int(np.argmin(np.median(spread, axis=1)))]
+    return empty
+
+
+def _start(
+    patches: FloatArray, groups: npt.NDArray[np.intp], percentile: float, empty: FloatArray
+) -> tuple[FloatArray, FloatArray]:
+    """A first guess at the checkers' looks: the slots within a line's
+    reach least like their ``empty`` looks (:func:`_typical`), past
+    ``percentile`` of them (:func:`_split`)."""
     reach = min(patches.shape[2], LINE)
     distance = template_distance(patches, empty[groups])[:, :, :reach].ravel()
-    odd = patches[:, :, :reach].reshape(-1, *patches.shape[3:])[distance >= np.percentile(distance, percentile)]
-    bright = _two_colours((odd[..., :3] * DISC[..., None]).sum(axis=(1, 2)))
+    slots = patches[:, :, :reach].reshape(-1, *patches.shape[3:])
+    return _split(slots[distance >= np.percentile(distance, percentile)])
+
+
+def _split(checkers: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """Two checker looks from slots (N, T, T, C) taken for checkers: the
+    medians of their two colours (:func:`_two_colours`; one look twice
+    where they are of one)."""
+    bright = _two_colours((checkers[..., :3] * DISC[..., None]).sum(axis=(1, 2)))
     if bright.all() or not bright.any():
-        return (odd.mean(axis=0), odd.mean(axis=0)), empty
-    return (np.median(odd[bright], axis=0), np.median(odd[~bright], axis=0)), empty
+        return checkers.mean(axis=0), checkers.mean(axis=0)
+    return np.median(checkers[bright], axis=0), np.median(checkers[~bright], axis=0)
 
 
 def _fit(
@@ -474,17 +490,23 @@ def learn_layouts(features: SlotFeatures, rims: FloatArray, circled: BoolArray |
     structure fits to ``features``, the rim strength ``rims`` (2, 12, L;
     :func:`vision.rims.rim_strength`) and the slots a checker's outline is
     ``circled`` on (:func:`vision.rims.circled_slots`) of a board never
-    calibrated (see the module's docstring): from each of the first guesses (:func:`_start`),
-    and again from the checker looks found with each point colour's least
+    calibrated (see the module's docstring): from each of the first
+    guesses (:func:`_start`, and the circled slots' two colours: gold
+    checkers on gold points are seldom least like their points), and
+    again from the checker looks found with each point colour's least
     checker-like slots as its empty looks, and with each group's slots of
     the weakest rims as its empty look (:func:`_calmest`); each layout
     once, the one that explains the slots best first, each worked out as
     it is asked for (most photos need only the first)."""
     patches = features.patches
     groups = _groups(patches.shape[2])
+    typical = _typical(patches, groups)
+    starts = [_start(patches, groups, percentile, typical) for percentile in STARTS]
+    if circled is not None and circled.sum() >= LEAST_CIRCLED:
+        starts.append(_split(patches[:, :, : circled.shape[2]][circled]))
     fits = []
-    for percentile in STARTS:
-        fit = _fit(patches, groups, *_start(patches, groups, percentile), rims, circled)
+    for checkers in starts:
+        fit = _fit(patches, groups, checkers, typical, rims, circled)
         fits += [
             fit,
             _fit(patches, groups, fit[2], _least_like(patches, groups, fit[2]), rims, circled),

@@ -363,6 +363,27 @@ def test_a_checkers_round_outline_keeps_its_slot_from_being_read_bare(seed: int,
     assert (seen.top, seen.bottom, seen.bar_light, seen.bar_dark) == (layout.top, layout.bottom, 0, 0)
 
 
+@pytest.mark.parametrize(
+    ("seed", "photo", "layout"),
+    [
+        # refused: "something unlike the board or its checkers covers top 12"
+        (1, 290, Layout(top=(0,) * 11 + (-2,), bottom=(0,) * 10 + (3, 3), off_light=9, off_dark=13)),
+        # refused: "cannot tell two kinds of checker from the points"
+        (3, 237, Layout(top=(0,) * 11 + (-3,), bottom=(0,) * 11 + (3,), off_light=12, off_dark=12)),
+    ],
+)
+def test_gold_checkers_on_gold_points_are_learned_from_the_slots_circles_stand_on(
+    seed: int, photo: int, layout: Layout
+) -> None:
+    """Bench photos of the gold-and-white board, nearly borne off: with
+    first guesses at the checkers' looks from the slots least like their
+    points alone, both were refused (above). The slots circles of a
+    checker's size stand on are the checkers: a first guess from their two
+    colours reads both photos."""
+    seen = _read_bench_photo(seed, photo, layout).layout()
+    assert (seen.top, seen.bottom, seen.bar_light, seen.bar_dark) == (layout.top, layout.bottom, 0, 0)
+
+
 def test_a_board_with_no_checker_is_refused() -> None:
     shot = plain_board("wood").shoot(EMPTY, 3)
     reading = read_with_corners(shot.image, geometry_from_corners(shot.image, shot.corners))
