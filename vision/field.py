@@ -93,8 +93,9 @@ def _field_mask(shape: tuple[int, ...], geometry: BoardGeometry, counts: npt.NDA
     field[:, shape[1] - max(clear, 1) :] = False
     field[:, max(int(geometry.bar[0]) - clear, 0) : int(np.ceil(geometry.bar[1])) + clear] = False
     reach = int(round(pitch))
+    columns = point_x_ranges(geometry)
     for row, col in np.argwhere(np.abs(counts) >= REACHING):
-        left, right = point_x_ranges(geometry)[col]
+        left, right = columns[col]
         rows = slice(0, reach) if row == 0 else slice(max(shape[0] - reach, 0), shape[0])
         field[rows, max(int(left) - clear, 0) : int(np.ceil(right)) + clear] = False
     return field
