@@ -56,17 +56,7 @@ from vision.refusal import (
     check_sharpness,
     straighten_hint,
 )
-from vision.rims import (
-    circled_slots,
-    circles_in_doubt,
-    gradients,
-    in_doubt,
-    layer_rims,
-    loaded,
-    rim_strength,
-    weigh_circles,
-    weigh_rims,
-)
+from vision.rims import gradients, in_doubt, layer_rims, loaded, rim_strength, weigh_rims
 from vision.squeeze import count_squeezed, rim_profile
 from vision.trays import Off, read_off
 
@@ -160,11 +150,8 @@ class ReadConfig:
     #: A point's first slot whose looks leave it empty and a checker each at
     #: least this likely is weighed by its rim (:mod:`vision.rims`)...
     rim_doubt: float = 0.02
-    #: ... which raises its odds of a checker by at most this factor; a
-    #: circle of a checker's size on a slot left so in doubt (the first of
-    #: a point, or one past an empty one) raises them by this one.
+    #: ... which raises its odds of a checker by at most this factor.
     rim_cap: float = 20.0
-    circle_odds: float = 20.0
     #: A slot is clearly empty at this probability: a line does not bridge it from the edge.
     clearly_empty: float = 0.9
     #: This many slots side by side away from every line that look like
@@ -836,10 +823,6 @@ def read_rectified(
         weighable = in_doubt(prob, bare, doubt=config.rim_doubt)
         if weighable.any():
             prob = weigh_rims(prob, rim_strength(board_gradients(), geometry), bare, weighable, cap=config.rim_cap)
-    # a circle of a checker's size on a slot the looks leave in doubt: a checker's outline (gold on gold)
-    doubted = circles_in_doubt(prob, doubt=config.rim_doubt)
-    if doubted.any():
-        prob = weigh_circles(prob, circled_slots(rectified, geometry) & doubted, odds=config.circle_odds)
     nearest = np.asarray(slot_z.min(axis=-1), np.float32)
     strange = unexplained_slots(prob, explained, config=config)
     # with the frame before (a fixed camera), only what changed since can be

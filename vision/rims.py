@@ -219,34 +219,6 @@ def in_doubt(prob: FloatArray, bare: FloatArray, *, doubt: float) -> npt.NDArray
     return doubtful
 
 
-def circles_in_doubt(prob: FloatArray, *, doubt: float) -> npt.NDArray[np.bool_]:
-    """(2, 12, L) the slots a checker's round outline may decide: the first
-    of each point and those past an empty one (checkers lie in a line from
-    the edge), where the looks (``prob`` (2, 12, S, 3)) leave it in doubt,
-    empty and a checker each at least ``doubt`` likely."""
-    p = prob[:, :, : min(prob.shape[2], LINE)]
-    return np.asarray(_open(prob) & (np.minimum(p[..., EMPTY], p[..., LIGHT] + p[..., DARK]) >= doubt), np.bool_)
-
-
-def weigh_circles(prob: FloatArray, circled: npt.NDArray[np.bool_], *, odds: float) -> FloatArray:
-    """Slot probabilities (2, 12, S, 3) with the odds of a checker (its
-    colour as the looks have it) raised ``odds`` times on the ``circled``
-    slots (2, 12, L; those of :func:`circled_slots` the looks leave in
-    doubt, :func:`circles_in_doubt`): a circle of a checker's size stands
-    on nine slots of ten a checker covers, and on one bare slot in two
-    thousand."""
-    out = np.array(prob, np.float32)
-    view = out[:, :, : circled.shape[2]]
-    slot = view[circled]
-    was_empty, was_checker = slot[:, EMPTY], slot[:, LIGHT] + slot[:, DARK]
-    share = was_checker * odds / (was_empty + was_checker * odds)
-    total = was_empty + was_checker
-    slot[:, LIGHT:] *= (total * share / was_checker)[:, None]
-    slot[:, EMPTY] = total * (1 - share)
-    view[circled] = slot
-    return out
-
-
 def weigh_rims(
     prob: FloatArray, strength: FloatArray, bare: FloatArray, doubtful: npt.NDArray[np.bool_], *, cap: float
 ) -> FloatArray:

@@ -18,14 +18,12 @@ from vision.read import geometry_from_corners
 from vision.rims import (
     bare_rims,
     circled_slots,
-    circles_in_doubt,
     gradients,
     in_doubt,
     layer_rims,
     loaded,
     rim_strength,
     saved,
-    weigh_circles,
     weigh_rims,
 )
 
@@ -181,26 +179,3 @@ def test_circles_of_a_checkers_size_stand_on_checkers_and_on_no_bare_slot(style:
     covered = np.arange(circled.shape[2])[None, None, :] < counts
     assert not (circled & ~covered).any()
     assert (circled & covered).sum() >= 0.8 * covered.sum()
-
-
-def test_a_circle_on_a_slot_in_doubt_leans_it_to_a_checker_of_the_colour_the_looks_have() -> None:
-    """Only the first slot of a point, or one past an empty slot, whose
-    looks leave it in doubt, is weighed; its checker odds rise twentyfold,
-    light and dark keeping their shares."""
-    prob = np.zeros((2, 12, 6, 3), np.float32)
-    prob[..., EMPTY] = 1.0
-    prob[0, 0, 0] = (0.5, 0.4, 0.1)  # in doubt, first slot
-    prob[0, 1, :2] = ((0.0, 1.0, 0.0), (0.5, 0.5, 0.0))  # past a checker: a line's end, not open
-    prob[0, 2, 0] = (0.995, 0.005, 0.0)  # surely bare
-    doubted = circles_in_doubt(prob, doubt=0.02)
-    assert doubted[0, 0, 0] and not doubted[0, 1, 1] and not doubted[0, 2, 0]
-    circled = np.zeros((2, 12, 5), np.bool_)
-    circled[0, 0, 0] = circled[0, 1, 1] = circled[0, 2, 0] = True
-    weighed = weigh_circles(prob, circled & doubted, odds=20.0)
-    empty, light, dark = weighed[0, 0, 0]
-    assert np.isclose(empty + light + dark, 1.0)
-    assert np.isclose((light + dark) / empty, 20.0)
-    assert np.isclose(light / dark, 4.0)
-    untouched = np.ones(prob.shape[:3], np.bool_)
-    untouched[0, 0, 0] = False
-    assert np.array_equal(weighed[untouched], prob[untouched])
