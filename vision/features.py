@@ -313,11 +313,11 @@ def line_pitch(rectified: Image, geometry: BoardGeometry) -> float:
     width = geometry.point_width_px
     height = geometry.size[1]
     reach = int(min(0.5 * height, 4.2 * width))
-    circles = circle_pitch(rectified, geometry)
-    if circles is None:
+    diameter = circle_pitch(rectified, geometry)
+    if diameter is None:
         low, high, fallback = PITCH_RANGE[0] * width, PITCH_RANGE[1] * width, 0.92 * width
     else:
-        low, high, fallback = (1 - NEAR_CIRCLES[0]) * circles, (1 + NEAR_CIRCLES[1]) * circles, circles
+        low, high, fallback = (1 - NEAR_CIRCLES[0]) * diameter, (1 + NEAR_CIRCLES[1]) * diameter, diameter
     lags = np.arange(int(np.ceil(low)), int(high) + 1)
     if reach <= lags[-1] + 2:
         return fallback
@@ -333,7 +333,7 @@ def line_pitch(rectified: Image, geometry: BoardGeometry) -> float:
                 if norm > 1e-9:
                     total[j] += float((a * b).sum()) / norm
     j = int(np.argmax(total))
-    if total[j] <= 0 or (circles is not None and not 0 < j < len(lags) - 1):
+    if total[j] <= 0 or (diameter is not None and not 0 < j < len(lags) - 1):
         return fallback
     return float(lags[0] + _vertex(total, j))
 

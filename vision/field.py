@@ -20,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.colours import LINE
-from vision.geometry import BoardGeometry, Image, point_x_ranges
+from vision.geometry import BoardGeometry, point_x_ranges
 from vision.refusal import Refusal, RefusalConfig
 
 #: The field begins this many checker pitches from each edge: past a full
@@ -44,21 +44,30 @@ SPECK = 0.25
 FIT_TURNS = 3
 FIT_WITHIN = 0.5
 
+FloatArray = npt.NDArray[np.float32]
 Mask = npt.NDArray[np.bool_]
 
 
 def check_field(
-    rectified: Image, geometry: BoardGeometry, counts: npt.NDArray[np.int64], *, config: RefusalConfig
+    lab: FloatArray,
+    grads: tuple[FloatArray, FloatArray],
+    geometry: BoardGeometry,
+    counts: npt.NDArray[np.int64],
+    *,
+    config: RefusalConfig,
 ) -> Refusal | None:
-    """``hand_over_board`` where something lies over the field of
-    ``rectified`` (see the module's docstring); ``counts`` (2, 12) signed:
-    the lines read on the points, whose checkers may reach into it."""
+    """``hand_over_board`` where something lies over the field of a
+    rectified board (see the module's docstring), from its Lab (h, w, 3;
+    :func:`vision.features.to_lab`) and their gradients
+    (:func:`vision.rims.gradients`); ``counts`` (2, 12) signed: the lines
+    read on the points, whose checkers may reach into it."""
     pitch = geometry.pitch_px
     height = geometry.size[1]
     top, bottom = int(round(FIELD_FROM * pitch)), int(round(height - FIELD_FROM * pitch))
     if bottom - top < FIELD_LEAST * pitch:
         return None
-    lab = cv2.cvtColor(rectified[top:bottom], cv2.COLOR_BGR2Lab).astype(np.float32)
+    band = slice(top, bottom)
+    lab = lab[band]
     field = _field_mask(lab.shape[:2], geometry, counts)
     speck = max(int(round(SPECK * pitch)), 1)
     unlike = cv2.morphologyEx(
@@ -68,7 +77,9 @@ def check_field(
     big = [i for i in range(1, found) if stats[i, cv2.CC_STAT_AREA] >= config.field_area * pitch**2]
     if not big:
         return None
-    sharpness = _edge_strength(lab)
+    gx, gy = (g[band] for g in grads)
+    # Lab units per pixel (a 3x3 Sobel weighs a unit step eight times)
+    sharpness = np.sqrt((gx * gx + gy * gy).sum(axis=-1)) / 8.0
     inner = np.zeros(field.shape, np.bool_)
     inner[1:-1, 1:-1] = True
     ring_kernel = np.ones((3, 3), np.uint8)
@@ -101,7 +112,7 @@ def _field_mask(shape: tuple[int, ...], geometry: BoardGeometry, counts: npt.NDA
     return field
 
 
-def _unlike(lab: npt.NDArray[np.float32], field: Mask, *, config: RefusalConfig) -> Mask:
+def _unlike(lab: FloatArray, field: Mask, *, config: RefusalConfig) -> Mask:
     """The field's pixels unlike its usual colour (by ``config.field_chroma``,
     Lab) or its light (by ``config.field_light``, log ratio, against a
     quadratic surface fitted to the rest)."""
@@ -125,11 +136,3 @@ def _unlike(lab: npt.NDArray[np.float32], field: Mask, *, config: RefusalConfig)
     chroma = np.linalg.norm(lab[ys, xs, 1:] - usual, axis=1)
     unlike[ys, xs] = (chroma > config.field_chroma) | (np.abs(residual) > config.field_light)
     return unlike
-
-
-def _edge_strength(lab: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
-    """How sharply colour and light change at each pixel (h, w): the Lab
-    gradient's length, in Lab units per pixel (of the rectified board)."""
-    gx = cv2.Sobel(lab, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(lab, cv2.CV_32F, 0, 1, ksize=3)
-    return np.asarray(np.sqrt((gx * gx + gy * gy).sum(axis=-1)) / 8.0, np.float32)

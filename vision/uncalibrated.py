@@ -844,11 +844,11 @@ def read_with_corners(
         if refusal is None:
             lab = to_lab(rectified)
             features = measure(rectified, tried, lab=lab)
-            rims = rim_strength(gradients(rectified, lab=lab), tried)
-            fits = learn_layouts(features, rims, circled_slots(rectified, tried))
+            grads = gradients(rectified, lab=lab)
+            fits = learn_layouts(features, rim_strength(grads, tried), circled_slots(rectified, tried))
             best = next(fits)
             # a hand reaching for a checker, over the field between the lines
-            refusal = check_field(rectified, tried, best.counts, config=RefusalConfig())
+            refusal = check_field(lab, grads, tried, best.counts, config=RefusalConfig())
             if refusal is None:
                 fitted.append(_Fitted(best, fits, rectified, tried, features))
         if refusal is not None and not fitted:  # the corners given (snapped ones may have caught another edge)

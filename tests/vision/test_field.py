@@ -9,12 +9,20 @@ import numpy as np
 import pytest
 
 from tests.vision.vision_boards import game_position, light_layout, plain_board, uncalibrated_bench_photo
+from vision.features import to_lab
 from vision.field import FIELD_FROM, check_field
 from vision.geometry import rectify
 from vision.layout import Layout
 from vision.read import geometry_from_corners
 from vision.refusal import RefusalConfig
+from vision.rims import gradients
 from vision.uncalibrated import read_with_corners
+
+
+def _looks(rectified: np.ndarray) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]:
+    """A rectified board's Lab and their gradients, as :func:`check_field` takes them."""
+    lab = to_lab(rectified)
+    return lab, gradients(rectified, lab=lab)
 
 
 @pytest.mark.parametrize(
@@ -85,8 +93,9 @@ def test_a_pool_of_light_on_pale_wood_is_no_hand(seed: int, photo: int, layout: 
     geometry = geometry_from_corners(shot.image, shot.corners)
     rectified = rectify(shot.image, geometry)
     counts = np.array([layout.top, layout.bottom])
-    assert check_field(rectified, geometry, counts, config=RefusalConfig()) is None
-    assert check_field(rectified, geometry, counts, config=replace(RefusalConfig(), field_edge=0.0)) is not None
+    looks = _looks(rectified)
+    assert check_field(*looks, geometry, counts, config=RefusalConfig()) is None
+    assert check_field(*looks, geometry, counts, config=replace(RefusalConfig(), field_edge=0.0)) is not None
 
 
 @pytest.mark.parametrize("style", ["wood", "felt-green", "marble"])
@@ -101,7 +110,7 @@ def test_a_sharp_patch_on_the_field_is_refused_and_the_same_patch_blurred_is_not
     rectified = rectify(shot.image, geometry)
     counts = np.array([layout.top, layout.bottom])
     config = RefusalConfig()
-    assert check_field(rectified, geometry, counts, config=config) is None
+    assert check_field(*_looks(rectified), geometry, counts, config=config) is None
     pitch = geometry.pitch_px
     middle = geometry.size[1] / 2
     left = int(geometry.bar[1] + 2 * pitch)
@@ -112,5 +121,5 @@ def test_a_sharp_patch_on_the_field_is_refused_and_the_same_patch_blurred_is_not
     for softness, refused in ((0.0, True), (pitch, False)):
         weight = cv2.GaussianBlur(patch, (0, 0), softness) if softness else patch
         covered = (rectified * (1 - weight[..., None]) + grey * weight[..., None]).astype(np.uint8)
-        refusal = check_field(covered, geometry, counts, config=config)
+        refusal = check_field(*_looks(covered), geometry, counts, config=config)
         assert (refusal is not None) == refused, softness
