@@ -37,6 +37,9 @@ POINTS_PER_HALF = 6
 DEFAULT_WIDTH_PX = 480
 #: Probes along the bar per checker pitch.
 BAR_PROBES_PER_PITCH = 4
+#: How much a band's colour differing from the points beside it counts
+#: towards its being the bar, at most (Lab units, 8-bit scale).
+BAR_CONTRAST = 30.0
 #: A frame no calibration fixed the size of (a phone's photo) is read
 #: shrunk to this many px on its longer side, where it is longer: what the
 #: reader measures in the camera's pixels (a caption's edges, samples of
@@ -293,8 +296,15 @@ def find_bar(
     such bands, the one chosen has long straight vertical edges (a low
     percentile over rows of the horizontal gradient: a triangle's slanted
     side or a checker does not survive it), differs from the points beside
-    it, and puts neighbouring points' centres on alternating point colours
-    near the edges, where the triangles are widest.
+    it (up to :data:`BAR_CONTRAST`), and puts neighbouring points' centres
+    on alternating point colours near the edges, where the triangles are
+    widest.
+
+    A bar of the field's colour (a dark bar on a dark field) differs little
+    from the points beside it, whose edges are mostly field: a band
+    reaching a third of a point past it, onto the light triangles, differs
+    far more, though no straight edge bounds it. Past a clear difference,
+    more is no more sign of the bar: its edges decide.
     """
     height, width = rectified.shape[:2]
     lab = cv2.cvtColor(cv2.GaussianBlur(rectified, (5, 5), 0), cv2.COLOR_BGR2Lab).astype(np.float32)
@@ -339,7 +349,7 @@ def find_bar(
         steps[:, POINTS_PER_HALF - 1] = 0  # across the bar
         alternation += steps.sum(axis=1) / (2 * (POINTS_PER_ROW - 2))
     skew = np.abs((x0s + x1s) / 2 - width / 2)
-    score = np.minimum(edge[x0s], edge[x1s]) + 0.5 * contrast + alternation - 2.0 * skew
+    score = np.minimum(edge[x0s], edge[x1s]) + 0.5 * np.minimum(contrast, BAR_CONTRAST) + alternation - 2.0 * skew
     i = int(np.argmax(score))
     log.debug("bar at x=%d..%d of %d (score %.1f)", x0s[i], x1s[i], width, score[i])
     return float(x0s[i]), float(x1s[i])

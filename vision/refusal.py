@@ -102,9 +102,14 @@ class RefusalConfig:
     frame_band_light: float = 0.4
     #: ... where it has an edge: somewhere from one sample to the next (a
     #: third of a pitch), its colour and light change by this share of those
-    #: two at least. A pool of light, or a shine on a varnished frame, grows
-    #: brighter and paler over a checker or more; an arm's edge is sharp.
+    #: two at least, and by ``frame_band_sharp`` of how unlike the side the
+    #: run is at most. A pool of light, or a shine on a varnished frame,
+    #: grows brighter and paler over a checker or more, a little at each
+    #: sample (a strong pool by more than a faint arm's edge, where samples
+    #: lie farther apart on a board seen larger); an arm's edge is sharp:
+    #: most of how unlike it is shows in one step.
     frame_band_edge: float = 0.7
+    frame_band_sharp: float = 0.4
     #: Without a calibration, a patch of the field (:mod:`vision.field`)
     #: unlike its usual colour by this chroma (Lab) or its light by this
     #: log ratio ...
@@ -478,12 +483,14 @@ def check_frame_crossed(image: Image, geometry: BoardGeometry, *, config: Refusa
         unlike = seen & ((chroma > config.frame_band_chroma) | (light > config.frame_band_light))
         scaled = np.column_stack([level / config.frame_band_light, lab[:, 1:] / config.frame_band_chroma])
         edges = np.linalg.norm(np.diff(scaled, axis=0), axis=1) * (seen[1:] & seen[:-1])
+        how_unlike = np.maximum(light / config.frame_band_light, chroma / config.frame_band_chroma)
         for start, stop in _runs(unlike):
             if (stop - start) / _FRAME_SAMPLES_PER_PITCH <= config.frame_band_run:
                 continue
             # where neither end is seen (a corner, a caption), nor is whether it is sharp
             ends_seen = (start > 0 and seen[start - 1]) or (stop < len(seen) and seen[stop])
-            if not ends_seen or edges[max(start - 1, 0) : stop].max() >= config.frame_band_edge:
+            sharp = max(config.frame_band_edge, config.frame_band_sharp * float(how_unlike[start:stop].max()))
+            if not ends_seen or edges[max(start - 1, 0) : stop].max() >= sharp:
                 return Refusal(
                     "hand_over_board",
                     f"something reaches over the {_SIDES[side]} of the board's frame: wait until it is clear",

@@ -128,7 +128,7 @@ def test_a_photo_of_the_empty_board_shows_the_corner_points_as_they_are(tmp_path
     # look borrowed from other points has none, and one checker on the
     # 24-point (top right) shows as two (counting the side's checkers, B4,
     # puts that right, unsurely)
-    board = random_board(17, "felt-green")
+    board = random_board(4, "felt-green")
     start = board.shoot(START, 1000)
     alone = calibrated(board)
     with_empty = calibrate(start.image, start.corners, lens=board.lens, empty=board.shoot(EMPTY, 999).image)

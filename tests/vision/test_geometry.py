@@ -25,19 +25,34 @@ from vision.geometry import (
     working_frame,
 )
 
+BGR = tuple[int, int, int]
 
-def _pattern(width: int = 480, height: int = 400, bar: tuple[int, int] = (216, 264)) -> np.ndarray:
-    """A flat board drawn in rectified coordinates: felt, alternating triangles, a bar."""
-    board = np.full((height, width, 3), (60, 120, 40), np.uint8)
+
+def _pattern(
+    width: int = 480,
+    height: int = 400,
+    bar: tuple[int, int] = (216, 264),
+    *,
+    field: BGR = (60, 120, 40),
+    points: tuple[BGR, BGR] = ((210, 215, 215), (40, 40, 150)),
+    bar_colour: BGR = (30, 50, 80),
+    trim: BGR | None = None,
+) -> np.ndarray:
+    """A flat board drawn in rectified coordinates: felt, alternating
+    triangles, a bar (edged with a ``trim`` 3 px wide, if given)."""
+    board = np.full((height, width, 3), field, np.uint8)
     u = bar[0] / 6
     for i in range(12):
         x0 = i * u if i < 6 else bar[1] + (i - 6) * u
         for top in (True, False):
-            colour = (40, 40, 150) if (i + top) % 2 else (210, 215, 215)
+            colour = points[(i + top) % 2]
             base, tip = (0, 0.42 * height) if top else (height, 0.58 * height)
             tri = np.array([[x0, base], [x0 + u, base], [x0 + u / 2, tip]], np.int32)
             cv2.fillPoly(board, [tri], colour)
-    cv2.rectangle(board, (bar[0], 0), (bar[1] - 1, height - 1), (30, 50, 80), -1)
+    if trim is not None:
+        cv2.rectangle(board, (bar[0], 0), (bar[1] - 1, height - 1), trim, -1)
+    inset = 0 if trim is None else 3
+    cv2.rectangle(board, (bar[0] + inset, 0), (bar[1] - 1 - inset, height - 1), bar_colour, -1)
     return board
 
 
@@ -109,6 +124,24 @@ def test_to_image_maps_rectified_corners_to_the_image_corners() -> None:
 def test_find_bar_finds_the_drawn_bar() -> None:
     for bar in ((216, 264), (222, 258), (205, 275)):
         x0, x1 = find_bar(_pattern(bar=bar))
+        assert abs(x0 - bar[0]) <= 3 and abs(x1 - bar[1]) <= 3, (bar, x0, x1)
+
+
+def test_find_bar_finds_a_bar_of_the_fields_colour_by_its_edges() -> None:
+    """A dark bar edged with a darker trim on a dark field, between gold and
+    grey points (bench photos of gold-and-white boards): the columns beside
+    the bar are mostly field, so a band a third of a point wider, reaching
+    the light triangles, differs far more from what lies beside it. Its
+    sides are no straight edges, and the bar's are."""
+    for bar in ((216, 264), (222, 258), (205, 275)):
+        board = _pattern(
+            bar=bar,
+            field=(46, 45, 40),
+            points=((68, 167, 212), (185, 188, 188)),
+            bar_colour=(51, 41, 33),
+            trim=(25, 22, 20),
+        )
+        x0, x1 = find_bar(board)
         assert abs(x0 - bar[0]) <= 3 and abs(x1 - bar[1]) <= 3, (bar, x0, x1)
 
 

@@ -212,6 +212,34 @@ def test_a_side_seen_over_whose_layout_leaves_a_few_missed_is_filled_in_b4(
     assert reading.layout() == layout
 
 
+@pytest.mark.parametrize(
+    ("seed", "photo", "layout"),
+    [
+        (
+            1,
+            102,
+            Layout(
+                top=(0, 0, 1, -2, 1, -1, 0, 1, 0, 1, -4, -1),
+                bottom=(-1, 0, 2, -1, -1, 0, 3, -1, -1, -1, -1, 5),
+                bar_light=1,
+            ),
+        ),
+        (3, 64, Layout(top=(4, -1, 0, 0, 0, -3, 2, -2, -3, -2, -3, 2), bottom=(0, 0, -1, 0, 0, 0, 0, 0, 0, 1, 1, 5))),
+        (7, 16, Layout(top=(2, 0, -1, -1, -3, 0, -4, 0, -1, 0, 2, 1), bottom=(-4, 2, 0, 0, 1, 0, 3, 1, 1, 2, -1, 0))),
+    ],
+)
+def test_a_gold_and_white_board_whose_bar_is_the_fields_colour_is_laid_out_on_its_bar(
+    seed: int, photo: int, layout: Layout
+) -> None:
+    """A dark bar on a dark field (gold-and-white boards): the bar was
+    found a third of a point wide on either side, reaching the light
+    triangles, and every point beside it was read from the slots of its
+    neighbour (bench/uncalibrated.py: 6, 14 and 17 points right before)."""
+    reading = _read_bench_photo(seed, photo, layout)
+    assert reading.refusal is None, reading.refusal
+    assert reading.layout() == layout
+
+
 def test_a_caption_along_the_frame_of_a_board_never_calibrated_is_no_arm_reaching_in() -> None:
     """A broadcast's caption whose edge runs on along the board's frame
     (bench/uncalibrated.py seed 1 photo 173, refused as an arm before)."""
@@ -316,10 +344,13 @@ def test_an_arm_over_a_side_of_the_frame_mostly_taken_for_a_caption_is_refused(
 #: wide gold base was taken for checkers too, before the rims weighed in).
 #: On the marble board, the dark sleeve crosses its dark frame unseen too,
 #: and the hand lies over the bar and the line beside it, leaving too
-#: little of the field to see it (:mod:`vision.field`); this photo was
-#: refused while the sleeve passed for dark checkers, too many of them,
-#: before circles of a checker's size weighed in.
-NOT_REFUSED = {("gold-white", "hand"), ("gold-white", "arm"), ("marble", "arm")}
+#: little of the field to see it (:mod:`vision.field`). The arm's photo
+#: was refused while the sleeve passed for dark checkers, too many of
+#: them, before circles of a checker's size weighed in; the hand's while
+#: the bar was found where the colours beside it differed most: found
+#: on its edges, the hand over it hides them, the bar is taken half a
+#: point wider on each side, and every point is read unsurely.
+NOT_REFUSED = {("gold-white", "hand"), ("gold-white", "arm"), ("marble", "arm"), ("marble", "hand")}
 
 
 @pytest.mark.parametrize("occlusion", ["hand", "arm", "cup"])
@@ -625,19 +656,21 @@ def test_corners_clicked_a_few_pixels_off_are_snapped_to_the_playing_areas_edges
 
 
 def test_a_point_read_otherwise_from_the_corners_given_and_snapped_is_not_sure() -> None:
-    """Seed 1 photo 88 (felt green), its corners clicked 3 px off: read
-    from the corners snapped alone, bottom 2 holds a light checker,
-    surely; from the corners given alone, nothing. Which corners decided,
-    so the point is not read surely, and no point is read wrong surely.
-    (Photo 34 showed this first: a pile of 8 read surely as 4, with the
-    pitch found from the lines alone.)"""
+    """Seed 3 photo 27 (red and blue), its corners clicked 3 px off: read
+    from the corners snapped alone, top 9 holds a dark checker, surely;
+    from the corners given alone, two. Which corners decided, so the
+    point is not read surely, and no point is read wrong surely. (Seed 1
+    photo 34 showed this first: a pile of 8 read surely as 4, with the
+    pitch found from the lines alone; then photo 88, until the bar was
+    found on its edges.)"""
     layout = Layout(
-        top=(1, 0, 0, -1, 1, 0, -3, -1, -2, -1, -2, 0),
-        bottom=(-2, 1, 2, 1, 0, 1, -2, 0, -1, 3, 0, 3),
-        bar_light=2,
+        top=(2, 0, 0, 0, 0, 0, -2, 1, -1, -1, -2, 0),
+        bottom=(-5, 0, 0, 0, 4, 0, 3, -1, 0, 2, 2, -2),
+        bar_light=1,
+        bar_dark=1,
     )
-    shot = uncalibrated_bench_photo(1, 88, layout)
-    clicked = np.asarray(shot.corners) + np.random.default_rng([1, 88, 1]).normal(0, 3.0, (4, 2))
+    shot = uncalibrated_bench_photo(3, 27, layout)
+    clicked = np.asarray(shot.corners) + np.random.default_rng([3, 27, 1]).normal(0, 3.0, (4, 2))
     snapped = second_guess(shot.image, clicked)
     assert snapped is not None
     confident = ReadConfig().confident
