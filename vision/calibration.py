@@ -27,7 +27,7 @@ from vision.layout import Layout
 from vision.occlusion import borrowed_area, decode, empty_board, encode
 from vision.read import ReadConfig, check_frame, point_name, read_rectified, slot_probabilities
 from vision.refusal import RefusalConfig, reference_of
-from vision.rims import bare_rims, gradients, loaded, rim_strength, saved
+from vision.rims import bare_rims, gradients, loaded, outlines, rim_strength, saved
 from vision.trays import Tray, tray_of
 
 log = logging.getLogger(__name__)
@@ -36,6 +36,13 @@ log = logging.getLogger(__name__)
 #: look of its own, which piles are counted with; with a version 1 file a
 #: line of five could read as a pile, so it is refused (calibrate again).
 CALIBRATION_VERSION = 2
+
+#: A slot the starting position leaves bare holds a stray checker where a
+#: circle of a checker's size stands on it and its rim is this many times
+#: the middle of the photo's covered and bare slots' (:func:`vision.rims.outlines`):
+#: on rendered boards, strays stood 2.5 to 14 times it, and the few bare
+#: slots with a circle at most 1.1 times.
+STRAY_RIM = 2.0
 
 #: The starting position (B4) as seen with one colour's home bottom-right:
 #: + is that colour, - the other. The mirror image is the other way round.
@@ -227,22 +234,44 @@ def _misread(
     refusal: RefusalConfig,
 ) -> list[tuple[int, int, int]]:
     """The points (row, col, count seen, signed as ``layout``) where the board
-    does not read back as ``layout``, the layout it was learned from. The
-    model read with alone would confirm a checker standing where the layout
-    has none (it learned that slot's look as empty): so the board is also
-    read with every empty look borrowed from another point, and a point
-    that reading surely sees otherwise counts too."""
+    does not read back as ``layout``, the layout it was learned from.
+
+    The model read with alone would confirm a checker standing where the
+    layout has none (it learned that slot's look as empty): so the board is
+    also read with every empty look borrowed from another point, and a
+    point that reading surely sees otherwise counts too, but where it sees
+    checkers on slots the layout leaves bare, only if most of them show a
+    checker's outline (:func:`vision.rims.outlines`: a circle of a
+    checker's size, or a rim nearer the covered slots' than the bare
+    ones'). A borrowed look is another point's, in other light (a lamp's
+    pool, the frame's shadow), and may pass for checkers of a kind as pale
+    or dark as the point; a checker standing there shows its round edge,
+    whatever its colour. So a bare slot where a circle of a checker's size
+    stands, its rim :data:`STRAY_RIM` times as strong as that middle, holds
+    a checker however both readings see it (a stray one, of a colour its
+    borrowed look passes for)."""
     counts = np.array([layout.top, layout.bottom], np.int64)
+    states = layout_states(layout, geometry.slots, exact=True)
     direct = read_rectified(rectified, geometry, model, config=read, refusal_config=refusal)
-    check = borrowed(model, measure(rectified, geometry), layout_states(layout, geometry.slots, exact=True) == EMPTY)
+    check = borrowed(model, measure(rectified, geometry), states == EMPTY)
     other = read_rectified(rectified, geometry, check, config=read, refusal_config=refusal)
+    circled, rims = outlines(rectified, geometry, states != EMPTY)
+    stray = circled & (rims >= STRAY_RIM) & (states[:, :, : rims.shape[2]] == EMPTY)
     found = []
     for r in range(2):
         for c in range(12):
-            if np.abs(direct.counts[r, c]) != np.abs(counts[r, c]):
-                found.append((r, c, int(np.sign(counts[r, c]) or 1) * int(abs(direct.counts[r, c]))))
-            elif np.abs(other.counts[r, c]) != np.abs(counts[r, c]) and other.confidence[r, c] >= 0.5:
-                found.append((r, c, int(np.sign(counts[r, c]) or 1) * int(abs(other.counts[r, c]))))
+            expected, seen = int(abs(counts[r, c])), int(abs(other.counts[r, c]))
+            if np.abs(direct.counts[r, c]) != expected:
+                seen = int(abs(direct.counts[r, c]))
+            elif seen > expected and other.confidence[r, c] >= 0.5:
+                extra = (circled | (rims >= 1.0))[r, c, expected:seen]
+                if len(extra) and extra.mean() < 0.5 and not stray[r, c].any():
+                    continue
+            elif stray[r, c].any():
+                seen = max(seen, expected + 1)
+            elif seen == expected or other.confidence[r, c] < 0.5:
+                continue
+            found.append((r, c, int(np.sign(counts[r, c]) or 1) * seen))
     return found
 
 

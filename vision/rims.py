@@ -128,6 +128,22 @@ def circled_slots(rectified: Image, geometry: BoardGeometry) -> npt.NDArray[np.b
     return np.asarray(apart.min(axis=-1) < CIRCLE_REACH * pitch, np.bool_)
 
 
+def outlines(
+    rectified: Image, geometry: BoardGeometry, covered: npt.NDArray[np.bool_]
+) -> tuple[npt.NDArray[np.bool_], FloatArray]:
+    """A checker's round outline on the first :data:`LINE` slots of every
+    point, whatever its colour and the point's: (2, 12, L) which are
+    :func:`circled_slots`, and (2, 12, L) their rim strength over the
+    geometric mean of the medians of the slots checkers cover and of the
+    bare ones (1 halfway between the two kinds, on a log scale), where
+    ``covered`` (2, 12, S) says which slots hold checkers (the starting
+    position at calibration)."""
+    strength = rim_strength(gradients(rectified), geometry)
+    holds = covered[:, :, : strength.shape[2]]
+    middle = float(np.sqrt(np.median(strength[holds]) * np.median(strength[~holds])))
+    return circled_slots(rectified, geometry), np.asarray(strength / max(middle, 1e-6), np.float32)
+
+
 def layer_rims(grads: tuple[FloatArray, FloatArray], geometry: BoardGeometry, row: int, col: int) -> int:
     """How many of the junctions of the full line on point (``row``,
     ``col``), from the edge, show a checker's rim standing out from every

@@ -119,12 +119,12 @@ def test_calibrate_names_a_wrong_setup(
 def test_calibrate_from_corners_a_few_pixels_off_says_so_and_suggests_others(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """bench/vision.py seed 1 board 4 (gold-white), set up right, its
+    """bench/vision.py seed 1 board 16 (gold-white), set up right, its
     corners clicked 3 px off (``--clicked 3``): the starting position does
     not read back, and the message says the corners may be off (not only
     that the board is set up wrong) and suggests the board's edges; those
     calibrate."""
-    look, start, _ = bench_board(1, 4)
+    look, start, _ = bench_board(1, 16)
     clicked = start.corners + np.random.default_rng([look["board_seed"], 1]).normal(0, 3.0, (4, 2))
     image = tmp_path / "start.png"
     cv2.imwrite(str(image), start.image)
