@@ -105,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
         t0 = time.perf_counter()
         cv2.warpPerspective(shot.image, homography(geometry), geometry.size)
         warp_ms.append((time.perf_counter() - t0) * 1000)
-        pitch_errors.append(geometry.pitch_px / look["style"].checker_pitch(geometry.size[0]) - 1)  # type: ignore[attr-defined]
+        pitch_errors.append(geometry.pitch_px / look["style"].checker_pitch(geometry.size[1]) - 1)  # type: ignore[attr-defined]
         if reading.refusal is not None:
             refused[reading.refusal.reason] += 1
             wrong_by_style[name] += 1

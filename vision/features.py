@@ -255,19 +255,86 @@ ROUNDNESS = 0.7
 #: a circle found is a checker's top face, whose bevel leaves it smaller
 #: than the checker.
 NEAR_CIRCLES = (0.03, 0.08)
+#: The resolution of the circles' centres (px): OpenCV's accumulator
+#: cell, ``dp`` times the image's pixel.
+CENTRE_STEP = 1.5
+#: Two circles one above the other in a point (:func:`spacing_pitch`) are
+#: neighbours in a line when their centres stand this many of their radii
+#: apart: touching checkers two radii, whatever the board's aspect in the
+#: photo did to them (a tenth and more either way), ...
+NEIGHBOURS = (1.4, 2.8)
+#: ... a run of more than this many such steps is a line squeezed
+#: closer than the checkers' size (six and more checkers in a point) ...
+LONGEST_LINE = 4
+#: ... and the steps that agree must come from the lines of this many
+#: points at least: a board's aspect shows in all of them, one squeezed or
+#: loose line only in itself.
+LEAST_LINES = 3
 
 
-def circle_pitch(rectified: Image, geometry: BoardGeometry) -> float | None:
-    """The diameter of the checkers of a rectified board (px), twice the
-    median radius of the circles of a checker's size (within
-    :data:`PITCH_RANGE`) in it: checkers are its only round things that
-    size, lone or in a line, on points of any colour. None where fewer than
-    :data:`LEAST_CIRCLES` are found."""
+def checker_circles(rectified: Image, geometry: BoardGeometry) -> FloatArray:
+    """(N, 3) x, y and radius (rectified px) of the circles of a checker's
+    size (within :data:`PITCH_RANGE` of a point's width) in a rectified
+    board: checkers are its only round things that size, lone or in a
+    line, on points of any colour."""
     width = geometry.point_width_px
-    found = circles(rectified, int(PITCH_RANGE[0] * width / 2) - 1, int(PITCH_RANGE[1] * width / 2) + 2)
+    return circles(rectified, int(PITCH_RANGE[0] * width / 2) - 1, int(PITCH_RANGE[1] * width / 2) + 2)
+
+
+def circle_pitch(found: FloatArray) -> float | None:
+    """The diameter of the checkers (px), twice the median radius of the
+    circles of their size ``found`` (:func:`checker_circles`); None where
+    fewer than :data:`LEAST_CIRCLES` are."""
     if len(found) < LEAST_CIRCLES:
         return None
     return 2 * float(np.median(found[:, 2]))
+
+
+def spacing_pitch(found: FloatArray) -> float | None:
+    """The distance between neighbouring checkers along a point (px): how
+    far apart the circles of a checker's size ``found``
+    (:func:`checker_circles`) stand one above the other in a point's line.
+
+    A board rectified from a photo taken askew keeps the photo's apparent
+    aspect (:func:`vision.geometry.rectified_size`), so its checkers are
+    ellipses, along the points a tenth and more longer or shorter than
+    across; a circle's size then says little of the pitch along the
+    points, but the steps between the centres of touching checkers are
+    that pitch, and the top faces' bevel or a checker's side seen askew
+    leaves them alone.
+
+    Circles within half a radius of each other across the board stand in
+    one point; steps of :data:`NEIGHBOURS` radii between them are
+    neighbours, in runs of at most :data:`LONGEST_LINE` steps. The pitch is
+    the mean of the steps within one :data:`CENTRE_STEP` of the step most
+    others so agree with (of those, the nearest their median): a loose or
+    squeezed line differs by more. None where they come from fewer than
+    :data:`LEAST_LINES` points."""
+    if len(found) < 2:
+        return None
+    radius = float(np.median(found[:, 2]))
+    found = found[np.argsort(found[:, 0])]
+    points = np.split(found, np.nonzero(np.diff(found[:, 0]) > 0.5 * radius)[0] + 1)
+    steps: list[float] = []
+    lines: list[int] = []
+    for index, point in enumerate(points):
+        gaps = np.diff(np.sort(point[:, 1]))
+        near = (gaps > NEIGHBOURS[0] * radius) & (gaps < NEIGHBOURS[1] * radius)
+        bounds = np.flatnonzero(np.diff(np.concatenate([[0], near.astype(np.int8), [0]])))
+        for start, stop in zip(bounds[::2], bounds[1::2], strict=True):
+            if stop - start <= LONGEST_LINE:
+                steps.extend(gaps[start:stop].tolist())
+                lines.extend([index] * (stop - start))
+    if len(steps) < LEAST_LINES:
+        return None
+    step = np.asarray(steps)
+    agree = np.abs(step[:, None] - step[None, :]) <= CENTRE_STEP
+    support = agree.sum(axis=1)
+    best = np.flatnonzero(support == support.max())
+    middle = best[np.argmin(np.abs(step[best] - np.median(step)))]
+    if len(set(np.asarray(lines)[agree[middle]].tolist())) < LEAST_LINES:
+        return None
+    return float(step[agree[middle]].mean())
 
 
 def circles(rectified: Image, smallest: int, largest: int) -> FloatArray:
@@ -278,7 +345,7 @@ def circles(rectified: Image, smallest: int, largest: int) -> FloatArray:
     found = cv2.HoughCircles(
         cv2.cvtColor(rectified, cv2.COLOR_BGR2GRAY),
         cv2.HOUGH_GRADIENT_ALT,
-        dp=1.5,
+        dp=CENTRE_STEP,
         minDist=1.6 * smallest,
         param1=100,
         param2=ROUNDNESS,
@@ -288,12 +355,33 @@ def circles(rectified: Image, smallest: int, largest: int) -> FloatArray:
     return np.zeros((0, 3), np.float32) if found is None else np.asarray(found[0], np.float32)
 
 
-def line_pitch(rectified: Image, geometry: BoardGeometry) -> float:
+def stretch_along(found: FloatArray) -> float:
+    """How much longer along its points a board stands than it was
+    rectified (its aspect over the photo's apparent one,
+    :func:`vision.geometry.rectified_size`), from the circles of a
+    checker's size ``found`` in it (:func:`checker_circles`): a board seen
+    askew shows its checkers as ellipses, a tenth and more longer or
+    shorter along the points than across, and the steps between touching
+    checkers (:func:`spacing_pitch`) then fall outside the pitches the
+    circles' diameter allows (:data:`NEAR_CIRCLES`). Such a board is
+    stretched so that they fall in the middle of them; one whose steps
+    fall within, or too few circles to tell, is left as it is (1)."""
+    diameter = circle_pitch(found)
+    steps = spacing_pitch(found)
+    if diameter is None or steps is None:
+        return 1.0
+    low, high = (1 - NEAR_CIRCLES[0]) * diameter, (1 + NEAR_CIRCLES[1]) * diameter
+    return 1.0 if low <= steps <= high else (low + high) / 2 / steps
+
+
+def line_pitch(rectified: Image, geometry: BoardGeometry, found: FloatArray) -> float:
     """The distance between neighbouring checkers along a point, rectified px,
-    on a board never calibrated: the period of the edges along the points'
+    on a board never calibrated (and rectified to its aspect,
+    :func:`stretch_along`): the period of the edges along the points'
     middles (checkers in a line repeat every diameter), looked for within
-    :data:`NEAR_CIRCLES` of the checkers' diameter where circles of their
-    size are seen (:func:`circle_pitch`), else within :data:`PITCH_RANGE`
+    :data:`NEAR_CIRCLES` of the diameter of the circles of a checker's
+    size ``found`` in it (:func:`checker_circles`, :func:`circle_pitch`)
+    where there are enough of them, else within :data:`PITCH_RANGE`
     (:func:`estimate_pitch` looks wider, for one of the guesses a
     calibration tries). Alone, the period misses by 5 % and more in one
     photo of four, most of all where points are the checkers' colours
@@ -313,7 +401,7 @@ def line_pitch(rectified: Image, geometry: BoardGeometry) -> float:
     width = geometry.point_width_px
     height = geometry.size[1]
     reach = int(min(0.5 * height, 4.2 * width))
-    diameter = circle_pitch(rectified, geometry)
+    diameter = circle_pitch(found)
     if diameter is None:
         low, high, fallback = PITCH_RANGE[0] * width, PITCH_RANGE[1] * width, 0.92 * width
     else:

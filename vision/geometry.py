@@ -363,13 +363,17 @@ def make_geometry(
     bar: tuple[float, float] | None = None,
     pitch_px: float | None = None,
     lens: Lens | None = None,
+    stretch: float = 1.0,
 ) -> BoardGeometry:
     """A geometry from corners (4 or 6, image px). Without ``bar`` it is found
     in ``image``; without ``pitch_px`` the checker pitch is taken as the point
-    width (a checker's diameter is about one point's base)."""
+    width (a checker's diameter is about one point's base). The rectified
+    board keeps the photo's apparent aspect (:func:`rectified_size`), its
+    height times ``stretch``."""
     quad = np.asarray(corners, np.float32).reshape(-1, 2)
     check_corners(quad, image_shape=None if image is None else image.shape)
-    size = rectified_size(quad, width_px=width_px)
+    width, height = rectified_size(quad, width_px=width_px)
+    size = (width, int(round(height * stretch)))
     provisional_bar = bar or (size[0] * 0.46, size[0] * 0.54)
     geometry = BoardGeometry(
         corners=as_points(quad),

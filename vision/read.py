@@ -31,7 +31,17 @@ from vision.colours import (
     ColourModel,
     template_distance,
 )
-from vision.features import JUNCTIONS, PATCH, SlotFeatures, line_pitch, measure, to_lab
+from vision.features import (
+    JUNCTIONS,
+    PATCH,
+    SlotFeatures,
+    checker_circles,
+    line_pitch,
+    measure,
+    spacing_pitch,
+    stretch_along,
+    to_lab,
+)
 from vision.geometry import BAR_PROBES_PER_PITCH, BoardGeometry, Image, as_points, make_geometry, rectify, working_frame
 from vision.layout import Layout
 from vision.occlusion import (
@@ -1231,10 +1241,23 @@ def refused_reading(refusal: Refusal, geometry: BoardGeometry, rectified: Image 
 
 
 def geometry_from_corners(image: Image, corners: npt.ArrayLike) -> BoardGeometry:
-    """Geometry of an uncalibrated board (``corners`` in ``image`` px): the
-    bar found in the image and the checker pitch estimated from it, both in
-    its :func:`vision.geometry.working_frame`."""
+    """Geometry of an uncalibrated board (``corners`` in ``image`` px), in
+    its :func:`vision.geometry.working_frame`: the board rectified to the
+    aspect its checkers show (:func:`vision.features.stretch_along`), the
+    bar found in it, and the checker pitch: on a board so stretched, the
+    steps between its checkers in a line, measured again
+    (:func:`vision.features.spacing_pitch`); else, or where too few are
+    seen, the period of its lines (:func:`vision.features.line_pitch`)."""
     small, working = working_frame(image, corners)
     geometry = make_geometry(working, small)
-    geometry = replace(geometry, pitch_px=line_pitch(rectify(small, geometry), geometry))
-    return replace(geometry, corners=as_points(corners))
+    rectified = rectify(small, geometry)
+    found = checker_circles(rectified, geometry)
+    stretch = stretch_along(found)
+    steps = None
+    if stretch != 1.0:
+        geometry = make_geometry(working, small, stretch=stretch)
+        rectified = rectify(small, geometry)
+        found = checker_circles(rectified, geometry)
+        steps = spacing_pitch(found)
+    pitch = steps if steps is not None else line_pitch(rectified, geometry, found)
+    return replace(geometry, pitch_px=pitch, corners=as_points(corners))

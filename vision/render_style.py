@@ -63,11 +63,12 @@ class Style:
     #: Strength of the surface texture (grain or fibres), 0..1.
     texture: float = 0.5
 
-    def checker_pitch(self, width_px: float) -> float:
+    def checker_pitch(self, height_px: float) -> float:
         """The distance between neighbouring checkers in a line, in px of a
-        playing area ``width_px`` wide (twelve points and the bar): two
-        checker radii."""
-        return 2 * self.checker_radius * width_px / (12 + self.bar_width)
+        playing area rectified ``height_px`` high: two checker radii. (Along
+        the points: a board rectified from a photo taken askew may be
+        stretched or squeezed across them.)"""
+        return 2 * self.checker_radius * height_px / self.board_height
 
 
 STYLES: Mapping[str, Style] = MappingProxyType(

@@ -19,13 +19,16 @@ photo is read from them and from them snapped to its edges
 (:mod:`vision.corners`), and the reading whose best layout explains it
 better is kept. The checker pitch is found first, from the period of the
 lines of checkers near the diameter of the circles of a checker's size
-(:func:`vision.features.line_pitch`). :func:`learn_layouts` then
-fits that structure to the slots as k-means fits clusters, by turns:
-each point takes the colour and count whose looks explain its slots
-best, then every look is the median of the slots that took it. Where a
-point colour looks like a checker (white checkers on white points, gold
-on gold), no look of its own may stand for it: the empty look of a slot
-is learned from the slots of its kind left empty, and the rims weigh in:
+(:func:`vision.features.line_pitch`); a board seen askew, whose
+checkers' steps along the points differ from their circles, is first
+rectified to the aspect they show (:func:`vision.features.stretch_along`).
+:func:`learn_layouts` then fits that structure to the slots as k-means
+fits clusters, by turns: each point takes the colour and count whose
+looks explain its slots best, then every look is the median of the
+slots that took it. Where a point colour looks like a checker (white
+checkers on white points, gold on gold), no look of its own may stand
+for it: the empty look of a slot is learned from the slots of its kind
+left empty, and the rims weigh in:
 from the second turn on, a layout pays for each checker it lays where no
 rim stands out and for each bare slot it leaves where one does
 (:data:`RIM_CHECKER`), against the bare slots of the turn before, or

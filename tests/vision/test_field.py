@@ -63,11 +63,15 @@ def test_a_hand_over_the_field_is_refused(seed: int, photo: int, occlusion: str,
     """Bench photos (``bench/uncalibrated.py``) read before with the hand
     over them: the sleeve crosses the frame in its colour, and the slots
     the hand covers fit the looks learned from the photo itself (which
-    learned them with it). The field it crosses is unlike itself there."""
+    learned them with it). The field it crosses is unlike itself there
+    (whether or not another check refuses the photo first)."""
     shot = uncalibrated_bench_photo(seed, photo, layout, occlusion=occlusion)
-    reading = read_with_corners(shot.image, geometry_from_corners(shot.image, shot.corners))
+    geometry = geometry_from_corners(shot.image, shot.corners)
+    reading = read_with_corners(shot.image, geometry)
     assert reading.refusal is not None and reading.refusal.reason == "hand_over_board"
-    assert "middle of the board" in reading.refusal.message
+    counts = np.array([layout.top, layout.bottom])
+    refusal = check_field(*_looks(rectify(shot.image, geometry)), geometry, counts, config=RefusalConfig())
+    assert refusal is not None and "middle of the board" in refusal.message
 
 
 @pytest.mark.parametrize(

@@ -105,12 +105,12 @@ def uncalibrated_bench_photo(seed: int, photo: int, layout: Layout, *, occlusion
     return shot if occlusion is None else render(layout, rng=rng, occlusion=occlusion, **look)
 
 
-def uncalibrated_bench_pitch(seed: int, photo: int, width_px: float) -> float:
-    """The checker pitch (px of a playing area ``width_px`` wide) the
+def uncalibrated_bench_pitch(seed: int, photo: int, height_px: float) -> float:
+    """The checker pitch (px of a playing area rectified ``height_px`` high) the
     renderer drew photo ``photo`` of ``bench/uncalibrated.py``'s set
     ``seed`` with (its style's sizes are drawn at random)."""
     style: Style = _bench_look(np.random.default_rng([seed, photo]))["style"]
-    return style.checker_pitch(width_px)
+    return style.checker_pitch(height_px)
 
 
 @lru_cache(maxsize=16)
