@@ -374,6 +374,13 @@ def stretch_along(found: FloatArray) -> float:
     return 1.0 if low <= steps <= high else (low + high) / 2 / steps
 
 
+#: Stretches a board seen far askew, whose checkers are too oval to pass
+#: for circles where it is rectified to the photo's apparent aspect, is
+#: tried at (:func:`vision.read.geometry_from_corners`): about a fifth
+#: shorter or longer along its points.
+ASKEW_TRIALS = (0.8, 1.25)
+
+
 def line_pitch(rectified: Image, geometry: BoardGeometry, found: FloatArray) -> float:
     """The distance between neighbouring checkers along a point, rectified px,
     on a board never calibrated (and rectified to its aspect,

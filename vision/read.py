@@ -32,6 +32,7 @@ from vision.colours import (
     template_distance,
 )
 from vision.features import (
+    ASKEW_TRIALS,
     JUNCTIONS,
     PATCH,
     SlotFeatures,
@@ -1247,17 +1248,34 @@ def geometry_from_corners(image: Image, corners: npt.ArrayLike) -> BoardGeometry
     bar found in it, and the checker pitch: on a board so stretched, the
     steps between its checkers in a line, measured again
     (:func:`vision.features.spacing_pitch`); else, or where too few are
-    seen, the period of its lines (:func:`vision.features.line_pitch`)."""
+    seen, the period of its lines (:func:`vision.features.line_pitch`).
+
+    Where the photo's apparent aspect shows too few steps, the board may
+    be seen so far askew that its checkers are too oval to pass for
+    circles: it is rectified again at each of :data:`ASKEW_TRIALS`, and of
+    those whose circles show steps, the one with the most circles (more
+    than at first) is kept."""
     small, working = working_frame(image, corners)
-    geometry = make_geometry(working, small)
-    rectified = rectify(small, geometry)
-    found = checker_circles(rectified, geometry)
-    stretch = stretch_along(found)
+    geometry, rectified, found = _stretched(small, working, 1.0)
+    stretch = 1.0
+    if spacing_pitch(found) is None:
+        for trial in ASKEW_TRIALS:
+            tried = _stretched(small, working, trial)
+            if spacing_pitch(tried[2]) is not None and len(tried[2]) > len(found):
+                (geometry, rectified, found), stretch = tried, trial
     steps = None
-    if stretch != 1.0:
-        geometry = make_geometry(working, small, stretch=stretch)
-        rectified = rectify(small, geometry)
-        found = checker_circles(rectified, geometry)
+    more = stretch_along(found)
+    if more != 1.0:
+        geometry, rectified, found = _stretched(small, working, stretch * more)
         steps = spacing_pitch(found)
     pitch = steps if steps is not None else line_pitch(rectified, geometry, found)
     return replace(geometry, pitch_px=pitch, corners=as_points(corners))
+
+
+def _stretched(small: Image, working: FloatArray, stretch: float) -> tuple[BoardGeometry, Image, FloatArray]:
+    """The geometry of a board in its working frame ``small`` (corners
+    ``working``) rectified ``stretch`` times as high as it looks, the board
+    so rectified, and the circles of a checker's size in it."""
+    geometry = make_geometry(working, small, stretch=stretch)
+    rectified = rectify(small, geometry)
+    return geometry, rectified, checker_circles(rectified, geometry)
