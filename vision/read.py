@@ -1252,9 +1252,9 @@ def geometry_from_corners(image: Image, corners: npt.ArrayLike) -> BoardGeometry
 
     Where the photo's apparent aspect shows too few steps, the board may
     be seen so far askew that its checkers are too oval to pass for
-    circles: it is rectified again at each of :data:`ASKEW_TRIALS`, and of
-    those whose circles show steps, the one with the most circles (more
-    than at first) is kept."""
+    circles: it is rectified again at each of
+    :data:`vision.features.ASKEW_TRIALS`, and of those whose circles show
+    steps, the one with the most circles (more than at first) is kept."""
     small, working = working_frame(image, corners)
     geometry, rectified, found = _stretched(small, working, 1.0)
     stretch = 1.0
