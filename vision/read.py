@@ -456,8 +456,15 @@ def _read_points(
                     break
                 bridged += following - run
                 run = following + 1
-            sure = np.maximum(p[:, colour], p[:, EMPTY])
-            conf = float(sure.min()) * (1 - float(p[:, other].max()))
+            # the count rests on the line and the two slots past it (the
+            # first past ends it, the next shows its last checker's side):
+            # checkers stand in a line from the edge, so a slot farther on
+            # that looks a little like a checker (a point's narrowing tip, the
+            # field beyond it) is no checker of the line; one that looks
+            # more like a checker than not is judged below
+            near = p[: run + 2]
+            sure = np.maximum(near[:, colour], near[:, EMPTY])
+            conf = float(sure.min()) * (1 - float(near[:, other].max()))
             if run:
                 conf *= max(light, dark) / max(light + dark, 1e-9)
             conf *= 0.3**bridged

@@ -690,6 +690,21 @@ def test_a_line_bridges_one_slot_read_empty_with_little_confidence() -> None:
     assert counts[0, 0] == 5 and confidence[0, 0] < 0.5 and not detached.any()
 
 
+def test_a_count_is_as_sure_as_the_line_and_the_two_slots_past_it() -> None:
+    """Checkers stand in a line from the edge: a slot three or more past the
+    line that looks a little like a checker (near a point's tip the field
+    shows, and a checker's look learned from one photo spreads wide) leaves
+    the count sure; at the line's end, or just past it, it does not."""
+    config = ReadConfig()
+    faint = (0.83, 0.17, 0.0)  # a bare slot 17 % like a light checker
+    for states, at, sure in [("", 4, True), ("", 1, False), ("dd", 4, True), ("dd", 3, False), ("ddd", 4, False)]:
+        prob = _slots(*states)
+        prob[0, 0, at] = faint
+        counts, confidence, detached = _read_points(prob, config=config)
+        assert counts[0, 0] == -len(states) and not detached.any()
+        assert (confidence[0, 0] >= config.confident) == sure, (states, at)
+
+
 def test_checkers_apart_from_the_line_are_detached() -> None:
     _, _, detached = _read_points(_slots("e", "e", "e", "d", "d"), config=ReadConfig())
     assert detached[0, 0].tolist() == [False, False, False, True, True]
