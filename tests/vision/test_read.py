@@ -694,7 +694,7 @@ def test_a_count_is_as_sure_as_the_line_and_the_two_slots_past_it() -> None:
     """Checkers stand in a line from the edge: a slot three or more past the
     line that looks a little like a checker (near a point's tip the field
     shows, and a checker's look learned from one photo spreads wide) leaves
-    the count sure; at the line's end, or just past it, it does not."""
+    the count sure; one of the two slots just past the line does not."""
     config = ReadConfig()
     faint = (0.83, 0.17, 0.0)  # a bare slot 17 % like a light checker
     for states, at, sure in [("", 4, True), ("", 1, False), ("dd", 4, True), ("dd", 3, False), ("ddd", 4, False)]:
