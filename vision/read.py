@@ -92,6 +92,17 @@ class ReadConfig:
     #: A slot farther than this many spreads from every class (each in its
     #: own spread, uncapped: see ``checker_spread_cap``) fits nothing calibrated.
     unexplained_spreads: float = 4.0
+    #: A checker's shadow and side on the bar, beside it, pass for a dark
+    #: checker nearly as well as for the bare bar: past the room the points
+    #: leave, they lie up to 7 spreads from the bar's look and 1.25 or more
+    #: from a dark checker's, where a checker there lies 19 or more from
+    #: the bar's look, or within 0.4 of its own (``bench/vision.py`` seeds
+    #: 1 and 5, ``bench/uncalibrated.py`` seed 1). Beside a checker on the
+    #: bar, only what lies this far from the bar's look...
+    shadow_spreads: float = 10.0
+    #: ... or this near a checker's counts as unlike the bare bar (see
+    #: :func:`read_bar`).
+    beside_fit_spreads: float = 1.0
     #: This many unexplained slots side by side (or joined by slots that fit
     #: loosely, see ``loose_fit_spreads``) make the frame occluded.
     occluded_slots: int = 2
@@ -710,7 +721,8 @@ class Bar:
     sure, the colour of the checker centred on each probe (B,) (LIGHT, DARK
     or 0; also those past the room the points leave), and of those past
     the room, how many of each colour look like checkers (``past``) and
-    how many look nothing like the empty bar (``beyond``)."""
+    how many look nothing like the empty bar (``beyond``; beside a checker
+    on the bar, its shadow and side do not)."""
 
     light: int
     dark: int
@@ -744,6 +756,7 @@ def read_bar(features: SlotFeatures, model: ColourModel, room: dict[int, int], *
     prob, nearest = _probabilities(distances, model.spread)
     z = distances / model.spread
     reach = BAR_PROBES_PER_PITCH - 1  # probes within one checker of a centre
+    touch = BAR_PROBES_PER_PITCH + 1  # ... and of one touching it
     free = np.ones(len(bar), np.bool_)
     centres = np.zeros(len(bar), np.int8)
     totals = {LIGHT: 0, DARK: 0}
@@ -771,7 +784,14 @@ def read_bar(features: SlotFeatures, model: ColourModel, room: dict[int, int], *
             # unlike the empty bar, _check_covered judges them pixel by pixel
             sure = 0.0
             past[colour] += 1
-            beyond[colour] += int(z[i, EMPTY] > config.unexplained_spreads)
+            # beside a checker found on the bar lie its shadow and side,
+            # darker than the bare bar and fitting neither it nor a checker
+            # closely: there only what fits a checker closely or is far from
+            # the bar's look counts as unlike it
+            unlike = bool(z[i, EMPTY] > config.unexplained_spreads)
+            if np.count_nonzero(centres[max(i - touch, 0) : i + touch + 1]) > 1:
+                unlike &= bool(z[i, colour] < config.beside_fit_spreads or z[i, EMPTY] > config.shadow_spreads)
+            beyond[colour] += int(unlike)
             continue
         totals[colour] += 1
         sure = min(sure, float(prob[i, colour]))

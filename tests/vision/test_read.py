@@ -1145,6 +1145,45 @@ def test_a_side_read_with_more_checkers_than_it_has_is_read_as_it_stands(board: 
         assert reading.layout() == layout
 
 
+@pytest.mark.parametrize(
+    ("board", "seeds", "layout"),
+    [
+        # dark felt: two light checkers on the bar (bench seed 1, board 68)
+        (
+            68,
+            (1, 2),
+            Layout(
+                top=(5, 0, 0, 0, 0, 0, -6, 3, 1, 0, 1, 0),
+                bottom=(-6, 0, 0, 0, -1, 0, -1, 3, 0, 0, -1, 0),
+                bar_light=2,
+            ),
+        ),
+        # a tournament board: one light checker on the bar (board 33)
+        (
+            33,
+            (2, 3),
+            Layout(
+                top=(3, 0, 0, 0, 0, -3, -9, 0, 2, -1, 0, -1), bottom=(0, 0, 0, 1, 0, 1, 5, 0, 1, 0, 1, -1), bar_light=1
+            ),
+        ),
+    ],
+)
+def test_a_checkers_shadow_on_the_bar_is_no_checker_past_the_room(
+    board: int, seeds: tuple[int, ...], layout: Layout
+) -> None:
+    """B4: a light checker on the bar casts its shadow beside it, and that
+    passes for a dark checker about as well as for the bare bar. With every
+    dark checker on the points there is no room for one on the bar, and the
+    shadow is no proof that a dark pile was counted one too many: cutting
+    it put the pile one short and the shadow on the bar as a dark checker."""
+    look, start, _ = bench_board(1, board)
+    calibration = calibrate(start.image, start.corners)
+    for seed in seeds:
+        reading = read_board(render(layout, rng=np.random.default_rng(seed), **look).image, calibration)
+        assert reading.refusal is None
+        assert reading.layout() == layout
+
+
 def test_a_side_read_short_of_checkers_it_cannot_have_borne_off_keeps_them_in_its_pile() -> None:
     """B4 and E1: with the tray counted surely, a side holds 15 less those
     borne off; a pile of ten light checkers counted as nine holds the one

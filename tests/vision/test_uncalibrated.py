@@ -270,6 +270,23 @@ def test_a_side_seen_over_by_a_misread_point_is_read_as_the_layout_that_holds_it
     assert reading.layout() == layout
 
 
+def test_a_dark_checker_beside_a_light_one_on_the_bar_counts_past_the_room_b4() -> None:
+    """B4: red and blue checkers side by side on the bar, and a dark pile
+    counted one long, which leaves dark no room there. The blue checker
+    beside the red one lies where the red one's shadow would, but fits a
+    dark checker closely, as no shadow does: it counts as unlike the bare
+    bar, and the pile holds one fewer (bench/uncalibrated.py seed 1)."""
+    layout = Layout(
+        top=(0, 0, 0, 0, 0, 0, 0, 0, -1, -5, 0, -7),
+        bottom=(0, 0, 0, 0, 1, 0, 2, 0, 2, -1, 4, 5),
+        bar_light=1,
+        bar_dark=1,
+    )
+    reading = _read_bench_photo(1, 289, layout)
+    assert reading.refusal is None, reading.refusal
+    assert reading.layout() == layout
+
+
 @pytest.mark.parametrize(
     ("seed", "photo", "layout"),
     [
