@@ -34,7 +34,8 @@ the board's edge) contradicts nothing where its change bears the outcome
 out. Piles past five are counted unsurely, but
 alike in both frames: where piles of one colour lose in the reading what
 others gain (against the outcome, also with the photo alone, or between
-the frames), an outcome that
+the frames, unless no junction of a pile the outcome leaves alone changed
+by half a checker), an outcome that
 moves no checker so rests on them unsurely too;
 so does one that counts a pile otherwise than the reading, where the pile's
 junctions (where its second layer lies) changed more as the reading has it
@@ -428,6 +429,32 @@ def _pile_disagrees(
     )
 
 
+def _untouched(
+    counts: npt.NDArray[np.int64],
+    before_counts: npt.NDArray[np.int64],
+    seen_counts: npt.NDArray[np.int64],
+    counted_before: npt.NDArray[np.int64],
+    shares: _Shares,
+    *,
+    config: JudgeConfig,
+) -> npt.NDArray[np.bool_]:
+    """(2, 12) the piles an outcome (``counts``) leaves as they were
+    (``before_counts``) whose junctions all changed by less than half a
+    checker since the frame before (``shares``: :func:`_junction_shares`),
+    measurably, and which neither frame (``seen_counts``,
+    ``counted_before``) counts past the line's junctions (its tenth
+    checker lies past them): no checker was laid on them or taken off,
+    however the two frames count them."""
+    counted = np.maximum.reduce([np.abs(counts), np.abs(seen_counts), np.abs(counted_before)])
+    return np.asarray(
+        (counts == before_counts)
+        & (counted <= LINE + JUNCTIONS)
+        & (shares.share[..., :JUNCTIONS] < 0.5).all(axis=-1)
+        & (shares.scale[..., :JUNCTIONS] > config.min_change).all(axis=-1),
+        np.bool_,
+    )
+
+
 def _counted_by_the_rest(
     doubted: npt.NDArray[np.bool_],
     weak: npt.NDArray[np.bool_],
@@ -693,11 +720,24 @@ def judge_reading(
         # ... where piles of one colour lose what others gain (a miscount is
         # one pile's alone): in the photo against the outcome (a checker
         # moved on from pile to pile, one pip too far), or between the frames
-        # (the frame before may have miscounted one of them)
+        # (the frame before may have miscounted one of them), but not one
+        # the outcome leaves alone whose junctions show that no checker was
+        # laid on it or taken off: the frames count it differently, not the board
         colour = np.sign(np.where(counts != 0, counts, before_counts))
         gains = [np.where(pile, seen_counts - counts, 0) * colour]
+        shares = (
+            None
+            if changes is None or changes.junctions is None or changes.junction_scale is None
+            else _junction_shares(counts, before_counts, seen_counts, changes.junctions, changes.junction_scale)
+        )
         if counted_before is not None:
-            gains.append(np.where(pile, (seen_counts - counted_before) - (counts - before_counts), 0) * colour)
+            untouched = (
+                np.zeros_like(pile)
+                if shares is None
+                else _untouched(counts, before_counts, seen_counts, counted_before, shares, config=config)
+            )
+            between = (seen_counts - counted_before) - (counts - before_counts)
+            gains.append(np.where(pile & ~untouched, between, 0) * colour)
         for sign in (1, -1):
             for gained in gains:
                 own = np.where(colour == sign, gained, 0)
@@ -711,11 +751,6 @@ def judge_reading(
         # surely, or one the outcome changes (the move does not show there:
         # a checker borne off one pip too far, where the pile it should
         # have joined is counted as before the move, or miscounted)
-        shares = (
-            None
-            if changes is None or changes.junctions is None or changes.junction_scale is None
-            else _junction_shares(counts, before_counts, seen_counts, changes.junctions, changes.junction_scale)
-        )
         if shares is not None:
             pile_moved |= _pile_disagrees(counts, seen_counts, shares, config=config)
         elif changes is None and seen_reading.pile_confidence is not None:

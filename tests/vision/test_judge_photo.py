@@ -553,6 +553,44 @@ def test_a_checker_moved_from_pile_to_pile_that_the_outcome_does_not_move_is_no_
     assert judge_reading(start, dice, reading).verdict == "refused"
 
 
+def test_piles_the_two_frames_count_otherwise_whose_junctions_did_not_change_moved_no_checker() -> None:
+    """Bench photo 877 (seed 1): the outcome leaves the other side's two
+    piles alone; the frame before counted one of them a checker long, the
+    photo the other. Between the frames one pile seems to lose what the
+    other gains, as a checker moved from pile to pile would; but where no
+    junction of either changed by half a checker laid there, none was laid
+    there or taken off, and the frames count them differently, not the
+    board. Where a junction changed as the reading has it, one was."""
+    start, dice, play, reading, *_, changed = _24_13()
+    theirs = [tuple(int(i) for i in rc) for rc in np.argwhere(reading.counts == -5)]  # their 13- and 6-point
+    assert len(theirs) == 2
+    first, second = theirs
+    before = _reading_of(layout_from_position(start))
+    before.counts[second] = -6  # the frame before counts one long ...
+    reading.counts[first] = -6  # ... the photo the other
+    distance = np.where(changed, 35.0, 1.0).astype(np.float32)
+    scale = np.full((2, 12, 6, 3, 3), 40.0, np.float32)
+
+    def judged(laid: float) -> str:
+        """The verdict where the junction the photo's count lays a checker
+        on changed by ``laid`` of a checker's change there, the rest hardly."""
+        junctions = np.full((2, 12, 5), 2.0, np.float32)
+        junctions[first][0] = laid * 30.0
+        changes = Changes(
+            distance=distance,
+            scale=scale,
+            junctions=junctions,
+            junction_scale=np.full((2, 12, 5, 2), 30.0, np.float32),
+        )
+        verdict = judge_reading(start, dice, reading, changes=changes, before_reading=before)
+        assert verdict.play is None or verdict.play.after == play.after
+        return verdict.verdict
+
+    assert judge_reading(start, dice, reading, before_reading=before).verdict == "refused"  # nothing measured
+    assert judged(0.1) == "legal"
+    assert judged(0.9) == "refused"
+
+
 def test_a_pile_the_reading_and_its_junctions_count_otherwise_than_the_outcome_is_not_read_surely() -> None:
     """A checker laid on a pile or taken off it shows at a junction of the
     line (where the second layer lies): where the reading counts a pile
