@@ -7,7 +7,8 @@ the checker pitch and every look are learned from the photo itself
 (:mod:`vision.uncalibrated`). Figures: points and whole boards right,
 points read confidently wrong, clean photos refused, occluded photos (a
 hand, an arm or a dice cup over the same position) refused, the photo
-judge's verdicts on a random legal play from that position, the pitch
+judge's verdicts on a random legal play from that position and on the
+same move played one pip too far (never to pass as legal), the pitch
 found against the renderer's own, the whole boards read right from
 corners a few pixels off (as a hand clicks them), and the time a photo
 takes. Run::
@@ -77,6 +78,7 @@ def main(argv: list[str] | None = None) -> int:
     occluded_refused = occluded_wrong = 0
     clicked_right = clicked_refused = clicked_wrong = 0
     verdicts: Counter[str] = Counter()
+    too_far: Counter[str] = Counter()  # verdicts on the move played one pip too far
     pitch_errors: list[float] = []
     read_ms: list[float] = []
     warp_ms: list[float] = []
@@ -152,7 +154,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  {name} photo {i}: a {occlusion} over the board, not refused, {wrong} wrong surely")
         # the photo judge: a random legal play from this position, the photo alone
         dice = Dice(rng.randint(1, 6), rng.randint(1, 6))
-        chosen = rng.choice(legal_plays(position, dice))
+        plays = legal_plays(position, dice)
+        chosen = rng.choice(plays)
         after = render(
             vision_bench.light_layout(chosen.after, mover),
             rng=np_rng,
@@ -176,6 +179,29 @@ def main(argv: list[str] | None = None) -> int:
         if args.show_errors and verdict.verdict != "legal":
             why = verdict.refusal.message if verdict.refusal else "; ".join(str(c) for c in verdict.contradictions)
             print(f"  judge {name} photo {i}: played {chosen.play}, {verdict.verdict}: {why[:160]}")
+        # the same move played one pip too far: never passed as legal
+        wrong = vision_bench.one_pip_further(rng, chosen.after, {lp.after for lp in plays})
+        if wrong is not None:
+            shown = render(
+                vision_bench.light_layout(wrong, mover),
+                rng=np_rng,
+                board_seed=board_seed,
+                **look,  # type: ignore[arg-type]
+            )
+            caught = judge_photo(
+                position,
+                dice,
+                shown.image,
+                corners=shown.corners,
+                mover=mover,
+                home=home,  # type: ignore[arg-type]
+            )
+            too_far[caught.verdict] += 1
+            if args.show_errors and caught.verdict == "legal":
+                print(
+                    f"  judge {name} photo {i}: {chosen.play} one pip too far passed as "
+                    f"{caught.play.play if caught.play else ''}"
+                )
     elapsed = time.perf_counter() - started
     n = args.n
     read = n - sum(refused.values())
@@ -210,6 +236,10 @@ def main(argv: list[str] | None = None) -> int:
         f"  judge, photo only:          identified {pct(verdicts['identified'], n)}, "
         f"refused {pct(verdicts['refused'], n)}, "
         f"legal called illegal {verdicts['illegal']}, the wrong play {verdicts['wrong play']}  (goals 0, 0)"
+    )
+    print(
+        f"  judge, a move played one pip too far, photo only: refused {pct(too_far['refused'], too_far.total())}, "
+        f"passed as legal {too_far['legal']} of {too_far.total()}  (goal 0)"
     )
     print(
         f"  pitch found: within 3 % of the renderer's {pct(int((errors < 0.03).sum()), n)}, "
