@@ -95,9 +95,10 @@ class ReadConfig:
     #: A checker's shadow and side on the bar, beside it, pass for a dark
     #: checker nearly as well as for the bare bar: past the room the points
     #: leave, they lie up to 7 spreads from the bar's look and 1.25 or more
-    #: from a dark checker's, where a checker there lies 19 or more from
-    #: the bar's look, or within 0.4 of its own (``bench/vision.py`` seeds
-    #: 1 and 5, ``bench/uncalibrated.py`` seed 1). Beside a checker on the
+    #: from a dark checker's, where a checker there mostly lies 19 or more
+    #: from the bar's look, or within 0.4 of its own (``bench/vision.py``
+    #: seeds 1 and 5, ``bench/uncalibrated.py`` seed 1; a dark checker on a
+    #: marble bar, 5 and 1.9, passes for a shadow). Beside a checker on the
     #: bar, only what lies this far from the bar's look...
     shadow_spreads: float = 10.0
     #: ... or this near a checker's counts as unlike the bare bar (see
