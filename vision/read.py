@@ -93,15 +93,16 @@ class ReadConfig:
     #: own spread, uncapped: see ``checker_spread_cap``) fits nothing calibrated.
     unexplained_spreads: float = 4.0
     #: A checker's shadow and side on the bar, beside it, pass for a dark
-    #: checker nearly as well as for the bare bar: past the room the points
-    #: leave, they lie up to 7 spreads from the bar's look and 1.25 or more
-    #: from a dark checker's, where a checker there mostly lies 19 or more
-    #: from the bar's look, or within 0.4 of its own (``bench/vision.py``
-    #: seeds 1 and 5, ``bench/uncalibrated.py`` seed 1; a dark checker on a
-    #: marble bar, 5 and 1.9, passes for a shadow). Beside a checker on the
-    #: bar, only what lies this far from the bar's look...
+    #: checker (never a light one) nearly as well as for the bare bar: past
+    #: the room the points leave, they lie up to 7 spreads from the bar's
+    #: look and 1.25 or more from a dark checker's (``bench/vision.py``
+    #: seeds 1 and 5). Of the two dark checkers seen there beside a light
+    #: one, one lay within 0.4 of its own look (``bench/uncalibrated.py``
+    #: seed 1), the other, on a marble bar, 5 from the bar's and 1.9 from
+    #: its own, and passes for a shadow. Beside a checker on the bar, only a
+    #: dark one this far from the bar's look...
     shadow_spreads: float = 10.0
-    #: ... or this near a checker's counts as unlike the bare bar (see
+    #: ... or this near a dark checker's counts as unlike the bare bar (see
     #: :func:`read_bar`).
     beside_fit_spreads: float = 1.0
     #: This many unexplained slots side by side (or joined by slots that fit
@@ -723,7 +724,7 @@ class Bar:
     or 0; also those past the room the points leave), and of those past
     the room, how many of each colour look like checkers (``past``) and
     how many look nothing like the empty bar (``beyond``; beside a checker
-    on the bar, its shadow and side do not)."""
+    on the bar, its shadow and side, read as dark checkers, do not)."""
 
     light: int
     dark: int
@@ -787,10 +788,11 @@ def read_bar(features: SlotFeatures, model: ColourModel, room: dict[int, int], *
             past[colour] += 1
             # beside a checker found on the bar lie its shadow and side,
             # darker than the bare bar and fitting neither it nor a checker
-            # closely: there only what fits a checker closely or is far from
-            # the bar's look counts as unlike it
+            # closely: there only a dark checker that fits its look closely
+            # or is far from the bar's look counts as unlike it (a hand
+            # there, read as light checkers one beside the other, still counts)
             unlike = bool(z[i, EMPTY] > config.unexplained_spreads)
-            if np.count_nonzero(centres[max(i - touch, 0) : i + touch + 1]) > 1:
+            if colour == DARK and np.count_nonzero(centres[max(i - touch, 0) : i + touch + 1]) > 1:
                 unlike &= bool(z[i, colour] < config.beside_fit_spreads or z[i, EMPTY] > config.shadow_spreads)
             beyond[colour] += int(unlike)
             continue

@@ -4,6 +4,7 @@ named refusal (boards never calibrated: test_uncalibrated.py)."""
 from __future__ import annotations
 
 from dataclasses import replace
+from types import SimpleNamespace
 
 import cv2
 import numpy as np
@@ -35,6 +36,7 @@ from vision.read import (
     _read_points,
     _washed_out,
     point_name,
+    read_bar,
     read_board,
     slot_z_scores,
     unexplained_slots,
@@ -1143,6 +1145,45 @@ def test_a_side_read_with_more_checkers_than_it_has_is_read_as_it_stands(board: 
         reading = read_board(render(layout, rng=np.random.default_rng(seed), **look).image, calibration)
         assert reading.refusal is None
         assert reading.layout() == layout
+
+
+def _bar(looks: dict[int, tuple[float, float]], room: dict[int, int]) -> Bar:
+    """:func:`read_bar` on a bar of 40 probes, each the bare bar (Lab a, b
+    = 0, 0) but those in ``looks`` (probe -> a, b): a light checker is 40,
+    0, a dark one -40, 0, every look's spread 4 (Lab units), and ``room``
+    the checkers of each colour the points leave (B4)."""
+
+    def look(a: float, b: float) -> np.ndarray:
+        return np.broadcast_to(np.array([50.0, a, b, 0.0], np.float32), (40, PATCH, PATCH, 4)).copy()
+
+    bar = look(0, 0)
+    for probe, (a, b) in looks.items():
+        bar[probe] = look(a, b)[0]
+    features = SimpleNamespace(bar=bar, bar_xy=np.zeros((40, 2), np.float32), on_board=lambda xy: xy)
+    model = SimpleNamespace(
+        bar=look(0, 0),
+        checker_templates=lambda xy: (look(40, 0), look(-40, 0)),
+        spread=np.full(3, 4.0, np.float32),
+    )
+    return read_bar(features, model, room, config=ReadConfig())  # type: ignore[arg-type]
+
+
+def test_beside_a_checker_on_the_bar_only_a_dark_checker_unlike_its_shadow_counts_past_the_room() -> None:
+    """B4: past the room the points leave, what looks unlike the bare bar
+    counts (a point is misread, or a hand lies there). Beside a checker
+    on the bar lie its shadow and side, which pass for a dark checker
+    nearly as well as for the bare bar: they do not count, a dark checker
+    that fits its own look closely does. Light checkers side by side (a
+    palm read as checkers) count each, and more than a misread point
+    explains are a hand over the board."""
+    shadow = _bar({10: (40, 0), 14: (-26, 0)}, {LIGHT: 1, DARK: 0})  # 6.5 spreads from the bar, 3.5 from dark
+    assert (shadow.light, shadow.dark, shadow.past[DARK], shadow.beyond[DARK]) == (1, 0, 1, 0)
+    assert _bar({10: (40, 0), 14: (-38, 0)}, {LIGHT: 1, DARK: 0}).beyond[DARK] == 1  # a dark checker
+    assert _bar({14: (-26, 0)}, {LIGHT: 0, DARK: 0}).beyond[DARK] == 1  # alone, it is no shadow
+    palm = _bar({10: (30, 0), 14: (30, 0), 18: (30, 0)}, {LIGHT: 0, DARK: 0})
+    assert palm.beyond[LIGHT] == 3
+    refusal = _check_too_many({LIGHT: 15, DARK: 15}, palm, config=ReadConfig())
+    assert refusal is not None and refusal.reason == "hand_over_board"
 
 
 @pytest.mark.parametrize(
