@@ -37,8 +37,9 @@ from boards import vision_bench  # noqa: E402  (bench/boards.py, beside this fil
 
 from engine.dice import Dice  # noqa: E402
 from engine.legal import legal_plays  # noqa: E402
+from engine.position import Position  # noqa: E402
 from vision.geometry import homography  # noqa: E402
-from vision.judge import judge_photo  # noqa: E402
+from vision.judge import PhotoVerdict, judge_photo  # noqa: E402
 from vision.layout import Layout  # noqa: E402
 from vision.read import ReadConfig, Reading, geometry_from_corners  # noqa: E402
 from vision.render import CameraPose, Effects, Lighting, random_style, render  # noqa: E402
@@ -62,6 +63,30 @@ def _whole(reading: Reading, truth: Layout) -> bool:
         truth.bottom,
         truth.bar_light,
         truth.bar_dark,
+    )
+
+
+def _judge_shot(
+    before: Position,
+    dice: Dice,
+    shown: Position,
+    mover: str,
+    look: dict[str, object],
+    board_seed: int,
+    np_rng: np.random.Generator,
+) -> PhotoVerdict:
+    """The photo judge's verdict, from a new photo alone (of the board
+    ``look`` and ``board_seed``, read by its corners), showing ``shown``
+    after ``mover`` (whose home is bottom-right for light, top-right for
+    dark) played ``dice`` from ``before``."""
+    photo = render(vision_bench.light_layout(shown, mover), rng=np_rng, board_seed=board_seed, **look)  # type: ignore[arg-type]
+    return judge_photo(
+        before,
+        dice,
+        photo.image,
+        corners=photo.corners,
+        mover=mover,  # type: ignore[arg-type]
+        home="bottom-right" if mover == "light" else "top-right",
     )
 
 
@@ -156,21 +181,7 @@ def main(argv: list[str] | None = None) -> int:
         dice = Dice(rng.randint(1, 6), rng.randint(1, 6))
         plays = legal_plays(position, dice)
         chosen = rng.choice(plays)
-        after = render(
-            vision_bench.light_layout(chosen.after, mover),
-            rng=np_rng,
-            board_seed=board_seed,
-            **look,  # type: ignore[arg-type]
-        )
-        home = "bottom-right" if mover == "light" else "top-right"
-        verdict = judge_photo(
-            position,
-            dice,
-            after.image,
-            corners=after.corners,
-            mover=mover,
-            home=home,  # type: ignore[arg-type]
-        )
+        verdict = _judge_shot(position, dice, chosen.after, mover, look, board_seed, np_rng)
         if verdict.verdict == "legal":
             right = verdict.play is not None and verdict.play.after == chosen.after
             verdicts["identified" if right else "wrong play"] += 1
@@ -182,20 +193,7 @@ def main(argv: list[str] | None = None) -> int:
         # the same move played one pip too far: never passed as legal
         wrong = vision_bench.one_pip_further(rng, chosen.after, {lp.after for lp in plays})
         if wrong is not None:
-            shown = render(
-                vision_bench.light_layout(wrong, mover),
-                rng=np_rng,
-                board_seed=board_seed,
-                **look,  # type: ignore[arg-type]
-            )
-            caught = judge_photo(
-                position,
-                dice,
-                shown.image,
-                corners=shown.corners,
-                mover=mover,
-                home=home,  # type: ignore[arg-type]
-            )
+            caught = _judge_shot(position, dice, wrong, mover, look, board_seed, np_rng)
             too_far[caught.verdict] += 1
             if args.show_errors and caught.verdict == "legal":
                 print(
