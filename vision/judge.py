@@ -10,8 +10,14 @@ contradict an outcome. The verdict is
   the photo a hundred times better than any other) and the picture
   supports it everywhere;
 - ``illegal`` when every outcome is contradicted by confidently read slots
-  (the points where the nearest outcomes are contradicted are named, in the
-  mover's numbering and in rectified-board terms);
+  on points read surely as a whole, or, against the frame before the move,
+  by slots it leaves as they were that changed as a checker laid there or
+  taken away would and are read surely as that (a checker moved one pip
+  further than any legal play), where the photo shows a whole board (B4:
+  each side has as many checkers on the points and the bar as some
+  outcome leaves it; a sleeve read as a line of checkers adds some). The
+  points where the nearest outcomes are contradicted are named, in the
+  mover's numbering and in rectified-board terms;
 - ``refused`` otherwise: the frame cannot be read, two outcomes both fit, or
   the surviving outcome rests on unsure slots. A legal move is never called
   illegal because of one misread point: a refusal is preferred.
@@ -21,10 +27,11 @@ measured as well: a slot that clearly did not change contradicts an outcome
 that moves a checker there or away (away: where the frame before showed
 it), and one that changed as much as the
 move would shows the move however unsurely it is read. A slot that changed
-is no proof against an outcome that leaves it alone (players nudge checkers
-they do not move): where it changed less than a moving checker would, it is
-as it was; where as much, and it is read otherwise now, that outcome rests
-on it unsurely, and loses to one the photo fits that explains every change
+is no proof by itself against an outcome that leaves it alone (players nudge
+checkers they do not move): where it changed less than a moving checker
+would, it is as it was; where as much, and it is read otherwise now, that
+outcome rests on it unsurely (and is disproved where it is read so surely,
+as above), and loses to one the photo fits that explains every change
 (as does one that moves a checker where the slot changed less and reads as
 before: a hit that does not show, and one that leaves the bar as it was
 where the bar changed as a checker entering or leaving it would and is read
@@ -116,6 +123,13 @@ class JudgeConfig:
     sure_point: float = 0.9
     #: ... where the slot that contradicts is within this many spreads of what it is read as.
     proof_spreads: float = 1.5
+    #: With the frame before, a slot an outcome leaves as it was that changed
+    #: as a change of state would, read otherwise than the outcome has it
+    #: (as :attr:`contradiction`) and within this many spreads of the look it
+    #: is read as, is proof against that outcome however unsurely its point
+    #: is read as a whole, where the photo shows a whole board (B4): a
+    #: checker moved there or away that the outcome does not move.
+    changed_proof_spreads: float = 2.3
     #: A slot did not change when it changed less than this share of what the change of state would make...
     unchanged_share: float = 0.25
     #: ... provided that change would be at least this big (Lab units).
@@ -485,6 +499,12 @@ def _counted_by_the_rest(
     return fixed
 
 
+def _on_board(counts: npt.NDArray[np.int64], bar_light: int, bar_dark: int) -> tuple[int, int]:
+    """How many light and dark checkers stand on the points (``counts``
+    (2, 12), +light, -dark) and the bar."""
+    return int(counts[counts > 0].sum()) + bar_light, int(-counts[counts < 0].sum()) + bar_dark
+
+
 def along_lines(prob: FloatArray, *, clearly_empty: float = JudgeConfig.clearly_empty) -> FloatArray:
     """Slot probabilities (2, 12, S, 3) as lines of checkers allow: a slot
     not clearly empty, nearer the edge than one read as a checker, is as
@@ -545,6 +565,12 @@ def judge_reading(
         groups.setdefault(layout_from_position(lp.after, mover=mover, home=bottom_home), []).append(lp)
     bar_sure = seen_reading.bar_confidence >= 1 - config.contradiction
     seen_counts = seen_reading.counts
+    # the photo shows a whole board (B4): each side has as many checkers on
+    # the points and the bar as some legal outcome leaves it (not a sleeve
+    # over a point read as a line of checkers)
+    whole = _on_board(seen_counts, seen_reading.bar_light, seen_reading.bar_dark) in {
+        _on_board(np.array([layout.top, layout.bottom]), layout.bar_light, layout.bar_dark) for layout in groups
+    }
     sure_points = seen_reading.confidence >= config.sure_point
     counted_before: npt.NDArray[np.int64] | None = None  # the reading of the frame before the move
     start = np.maximum(before_states, 0).astype(np.intp)
@@ -621,6 +647,7 @@ def judge_reading(
         settled = np.zeros(bad.shape, np.bool_)
         unshown = np.zeros(bad.shape, np.bool_)
         doubted = np.zeros(bad.shape, np.bool_)
+        changed_proof = np.zeros(bad.shape, np.bool_)
         if changes is not None:
             # a slot the outcome must change but that clearly did not change
             # (the converse is no evidence: players nudge checkers they do not move)
@@ -704,6 +731,18 @@ def judge_reading(
             own_look = known & nearest & (shown | (settled & ~shown_before))
             bad &= ~own_look
             proof &= ~own_look
+            # a slot the outcome leaves as it was that changed as a change of
+            # state would and is read surely as another, close to its look
+            # (not a nudge, nor a neighbour's side or shadow): a checker laid
+            # there or taken away, which this outcome does not move
+            if whole and seen_reading.slot_z is not None:
+                changed_proof = (
+                    kept
+                    & ~settled
+                    & bad
+                    & ~(source > changes.distance)
+                    & (seen_reading.slot_z.min(axis=-1) <= config.changed_proof_spreads)
+                )
         counts = np.array([layout.top, layout.bottom], np.int64)
         # the slots this outcome changes: the photo must show the move surely
         moved = known & (before_states != UNKNOWN) & (states != before_states)
@@ -814,7 +853,11 @@ def judge_reading(
                 layout=layout,
                 plays=members,
                 contradicted=contradicted,
-                proven=(np.asarray(proof.any(axis=-1), np.bool_) | piles) & differs & sure_points,
+                proven=(
+                    ((np.asarray(proof.any(axis=-1), np.bool_) | piles) & sure_points)
+                    | np.asarray(changed_proof.any(axis=-1), np.bool_)
+                )
+                & differs,
                 bar_contradicted=bar_sure
                 and (layout.bar_light, layout.bar_dark) != (seen_reading.bar_light, seen_reading.bar_dark),
                 tray_contradicted=tray is not None
