@@ -1,8 +1,8 @@
 """Vision figures on rendered photos: points and whole boards read right,
 occluded photos refused (also when judged as a move, before and after one),
-moves identified by the photo judge, moves played one pip too far caught
-(never passed as legal; with the before photo and with the photo alone),
-speed.
+moves identified by the photo judge (also where the light changed between
+the frames), moves played one pip too far caught (never passed as legal;
+with the before photo and with the photo alone), speed.
 
 Each *board* is one random style under one camera, light and lens; it is
 calibrated once from a render of the starting position (as a referee is set
@@ -27,7 +27,7 @@ import random
 import sys
 import time
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -254,6 +254,7 @@ def main(argv: list[str] | None = None) -> int:
     wrong_play = unmoved_accepted = unmoved_judged = 0
     covered_judged: Counter[str] = Counter()  # verdicts on the occluded frame, judged as the referee would
     covered_after: Counter[str] = Counter()  # ... on a frame after a legal move with a hand over the board
+    relit: Counter[str] = Counter()  # verdicts on a frame after a legal move in changed light
     illegal_shown = illegal_passed = illegal_caught = 0
     illegal_passed_alone = illegal_caught_alone = 0
     by_style: Counter[str] = Counter()
@@ -378,6 +379,17 @@ def main(argv: list[str] | None = None) -> int:
             chosen = rng.choice(plays)
             after_layout = light_layout(chosen.after, mover)
             after_image = shoot(board, after_layout, np_rng)
+            # the light changed between the frames (a cloud, a lamp switched
+            # on): the right play or a refusal, never an illegal verdict (its
+            # own seed: the photos above and below stay as they were)
+            light_rng = np.random.default_rng([args.seed, boards_drawn, photos, 1])
+            lit_board = replace(board, lighting=board.lighting.changed(light_rng))
+            lit = judge_shot(board, position, dice, mover, shoot(lit_board, after_layout, light_rng), image)
+            lit_right = lit.verdict == "legal" and lit.play is not None and lit.play.after == chosen.after
+            relit["wrong play" if lit.verdict == "legal" and not lit_right else lit.verdict] += 1
+            if args.show_errors and not lit_right:
+                why = lit.refusal.message[:160] if lit.refusal else ""
+                print(f"  {name} photo {photos}: {chosen.play} in changed light judged {lit.verdict} {why}")
             # a hand resting over the board after the move when the button is
             # pressed: a refusal, never a verdict (its own seed: the photos
             # above and below stay as they were)
@@ -510,6 +522,11 @@ def main(argv: list[str] | None = None) -> int:
         f"  judge, a hand over the board after a legal move, against the frame before: refused "
         f"{pct(covered_after['refused'], covered_after.total())}, called illegal {covered_after['illegal']}, "
         f"legal {covered_after['legal']} (the wrong play {covered_after['wrong play']})  (goals 100 %, 0, 0)"
+    )
+    print(
+        f"  judge, the light changed between the frames: identified {pct(relit['legal'], relit.total())}, "
+        f"refused {pct(relit['refused'], relit.total())}, legal called illegal {relit['illegal']}, "
+        f"the wrong play {relit['wrong play']}  (goals 0, 0)"
     )
     print(
         f"  judge, a move played one pip too far (with the before photo): caught as illegal "

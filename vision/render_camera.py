@@ -10,7 +10,7 @@ encoder JPEG artefacts.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import cv2
@@ -185,6 +185,21 @@ class Lighting:
             )
             if rng.random() < 0.3
             else (0.5, 0.5, 0.1, 0.0),
+        )
+
+    def changed(self, rng: np.random.Generator) -> Lighting:
+        """The same room a little later: the light dimmer or brighter (a
+        cloud, a lamp switched on or off) and a lamp's pool of light
+        elsewhere; the window, the shadows and any glare as they were."""
+        return replace(
+            self,
+            gain=self.gain * float(rng.uniform(0.8, 1.25)),
+            spot=(
+                float(rng.uniform(0, 1)),
+                float(rng.uniform(0, 1)),
+                float(rng.uniform(0.15, 0.6)),
+                float(rng.uniform(0, 0.35)),
+            ),
         )
 
     def glare_map(self, size: tuple[int, int]) -> Floats:

@@ -130,6 +130,29 @@ def test_legal_moves_are_never_called_illegal_on_a_rough_board(seed: int) -> Non
             assert verdict.play is not None and verdict.play.after == chosen.after
 
 
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_legal_move_in_changed_light_is_identified_or_refused_never_called_illegal(seed: int) -> None:
+    """The light changed between the frame before and the photo (a cloud,
+    a lamp switched on): the change of every slot is no checker moved."""
+    board = random_board(500 + seed, ("wood", "red-blue")[seed % 2])
+    calibration = calibrated(board)
+    later = replace(board, lighting=board.lighting.changed(np.random.default_rng(seed)))
+    rng = random.Random(seed)
+    for k in range(3):
+        position, mover = game_position(40 * seed + k, 4 + 8 * k)
+        dice = Dice(rng.randint(1, 6), rng.randint(1, 6))
+        chosen = rng.choice(legal_plays(position, dice))
+        before = board.shoot(light_layout(position, mover), 20 * seed + k).image
+        after = later.shoot(light_layout(chosen.after, mover), 30 * seed + k).image
+        home = "bottom-right" if mover == "light" else "top-right"
+        verdict = judge_photo(
+            position, dice, after, calibration=calibration, mover=mover, home=home, before_image=before
+        )  # type: ignore[arg-type]
+        assert verdict.verdict != "illegal", [str(c) for c in verdict.contradictions]
+        if verdict.verdict == "legal":
+            assert verdict.play is not None and verdict.play.after == chosen.after
+
+
 def test_judge_with_corners_only_never_calls_a_legal_move_illegal() -> None:
     board = plain_board("tournament")
     start = Position.start()

@@ -206,6 +206,21 @@ def test_render_glare_brightens_part_of_the_board() -> None:
     assert diff.min() >= 0 and diff[SMALL[1] // 2, SMALL[0] // 2].mean() > 60 and diff[0, 0].mean() < 2
 
 
+def test_changed_light_keeps_the_room_and_moves_a_lamps_pool_of_light() -> None:
+    room = Lighting.random(np.random.default_rng(3))
+    for seed in range(20):
+        later = room.changed(np.random.default_rng(seed))
+        assert 0.8 * room.gain <= later.gain <= 1.25 * room.gain
+        assert later.spot != room.spot and 0 <= later.spot[3] <= 0.35
+        kept = ("gradient", "tint", "light_azimuth_deg", "light_elevation_deg", "shadow", "glare")
+        assert all(getattr(later, name) == getattr(room, name) for name in kept)
+    brighter = Lighting.even().changed(np.random.default_rng(0))
+    plain = dict(camera=CameraPose.overhead(), effects=Effects.none())
+    before = render(START, rng=np.random.default_rng(2), size=SMALL, lighting=Lighting.even(), **plain)  # type: ignore[arg-type]
+    after = render(START, rng=np.random.default_rng(2), size=SMALL, lighting=brighter, **plain)  # type: ignore[arg-type]
+    assert not np.array_equal(before.image, after.image)
+
+
 def test_render_command_long_nardy(tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]) -> None:
     import json
 
