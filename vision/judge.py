@@ -15,7 +15,8 @@ contradict an outcome. The verdict is
   taken away would and are read surely as that (a checker moved one pip
   further than any legal play), where the photo shows a whole board (B4:
   each side has as many checkers on the points and the bar as some
-  outcome leaves it; a sleeve read as a line of checkers adds some). The
+  outcome leaves it, or gained or lost as many since the frame before; a
+  sleeve read as a line of checkers adds some). The
   points where the nearest outcomes are contradicted are named, in the
   mover's numbering and in rectified-board terms;
 - ``refused`` otherwise: the frame cannot be read, two outcomes both fit, or
@@ -566,11 +567,21 @@ def judge_reading(
     bar_sure = seen_reading.bar_confidence >= 1 - config.contradiction
     seen_counts = seen_reading.counts
     # the photo shows a whole board (B4): each side has as many checkers on
-    # the points and the bar as some legal outcome leaves it (not a sleeve
-    # over a point read as a line of checkers)
-    whole = _on_board(seen_counts, seen_reading.bar_light, seen_reading.bar_dark) in {
+    # the points and the bar as some legal outcome leaves it, or, against
+    # the frame before, gained or lost as many since (a phantom line both
+    # frames read cancels out), not more (a sleeve over a point read as a
+    # line of checkers)
+    seen_on_board = _on_board(seen_counts, seen_reading.bar_light, seen_reading.bar_dark)
+    outcomes_on_board = {
         _on_board(np.array([layout.top, layout.bottom]), layout.bar_light, layout.bar_dark) for layout in groups
     }
+    whole = seen_on_board in outcomes_on_board
+    if before_reading is not None and before_reading.refusal is None:
+        gained = np.subtract(
+            seen_on_board, _on_board(before_reading.counts, before_reading.bar_light, before_reading.bar_dark)
+        )
+        before_on_board = np.array(_on_board(before_counts, before_layout.bar_light, before_layout.bar_dark))
+        whole |= any((gained == np.subtract(o, before_on_board)).all() for o in outcomes_on_board)
     sure_points = seen_reading.confidence >= config.sure_point
     counted_before: npt.NDArray[np.int64] | None = None  # the reading of the frame before the move
     start = np.maximum(before_states, 0).astype(np.intp)

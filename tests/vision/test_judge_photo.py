@@ -361,24 +361,28 @@ def _one_pip_further(after: Position, point: int) -> Position:
 
 
 @pytest.mark.parametrize(
-    ("board", "before_id", "dice", "mover", "text", "point"),
+    ("bench", "board", "before_id", "dice", "mover", "text", "point"),
     [
-        (3, "4HPwATDgc/ABMA", (3, 1), "light", "8/7 6/3", 24),  # a back checker 24/23 as well: three moved
-        (8, "Dq/gIDDg8+CAUA", (4, 6), "dark", "bar/21 20/14", 14),  # onto a line of three, read unsurely
-        (9, "Pz8QwACvyMRAAw", (3, 6), "dark", "19/16* 10/4", 2),  # onto a line of four, read unsurely
+        (3, 3, "4HPwATDgc/ABMA", (3, 1), "light", "8/7 6/3", 24),  # a back checker 24/23 as well: three moved
+        (3, 8, "Dq/gIDDg8+CAUA", (4, 6), "dark", "bar/21 20/14", 14),  # onto a line of three, read unsurely
+        (3, 9, "Pz8QwACvyMRAAw", (3, 6), "dark", "19/16* 10/4", 2),  # onto a line of four, read unsurely
+        # a phantom line of two dark checkers at a corner, read in both frames
+        (1, 86, "oc/gQQLg8w0gBg", (5, 4), "light", "9/4 8/4", 9),
     ],
 )
 def test_a_checker_moved_that_no_outcome_moves_is_illegal_where_its_slot_changed_as_it_reads(
-    board: int, before_id: str, dice: tuple[int, int], mover: str, text: str, point: int
+    bench: int, board: int, before_id: str, dice: tuple[int, int], mover: str, text: str, point: int
 ) -> None:
     """With the frame before, a slot an outcome leaves as it was that
     changed as a change of state would, read surely as another state near
     that state's look, proves the outcome wrong, however unsurely its point
-    is read as a whole: a move one checker further than any legal play is
-    illegal, not refused (bench/vision.py seed 3, photos 30, 79 and 88,
-    drawn again on their boards: each was refused). The legal play itself
-    is still identified."""
-    look, start, _ = bench_board(3, board)
+    is read as a whole, where the board is whole (B4), or gained and lost
+    since the frame before what some outcome does: a move one checker
+    further than any legal play is illegal, not refused (bench/vision.py
+    seed 3, photos 30, 79 and 88, and seed 1, photo 854, drawn again on
+    their boards: each was refused). The legal play itself is still
+    identified."""
+    look, start, _ = bench_board(bench, board)
     calibration = calibrate(start.image, start.corners, tray=start.tray)
     position = Position.from_id(before_id)
     play = next(lp for lp in legal_plays(position, Dice(*dice)) if str(lp.play) == text)
