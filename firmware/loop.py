@@ -613,11 +613,14 @@ class RefereeLoop:
             before_reading=before if changes is not None else None,
         )
         if verdict.verdict == "illegal" and changes is not None:
-            # A false "illegal" is the one thing players do not forgive: an illegal verdict must also
-            # stand on the reading alone, without the changes measured against the frame before.
+            # A false "illegal" is the one thing players do not forgive. Against the frame before,
+            # a slot proves a checker moved that no legal play moves only where it changed as a
+            # checker laid or taken away would and the reading too is sure of it (vision.judge):
+            # proof the photo alone may lack, so a refusal of the reading alone does not undo it.
+            # But where the reading alone names a legal play, the two disagree: that play stands.
             alone = judge_reading(check.before, check.dice, reading, mover=check.colour, home=check.home, rules=rules)
-            if alone.verdict != "illegal":
-                log.info("illegal only against the frame before the move; the reading alone says %s", alone.verdict)
+            if alone.verdict == "legal":
+                log.info("illegal only against the frame before the move; the reading alone says legal")
                 verdict = alone
         reason = verdict.refusal.reason if verdict.refusal is not None else None
         self._reading_faults(reason)

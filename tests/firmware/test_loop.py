@@ -233,3 +233,31 @@ def test_loop_reads_a_move_being_checked_as_the_photo_shows_it(tmp_path: Path, m
     loop._before_image = _image(2)
     loop._read(_image(3))
     assert [call.get("hold") for call in calls] == [False, False]  # the frame before, then this one
+
+
+@pytest.mark.parametrize(
+    ("alone", "delivered"),
+    [("refused", "illegal"), ("illegal", "illegal"), ("legal", "legal")],
+)
+def test_loop_an_illegal_verdict_against_the_frame_before_stands_unless_the_photo_alone_names_a_play(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, alone: str, delivered: str
+) -> None:
+    """Against the frame before, a checker moved that no legal play moves
+    shows where its slot changed as the reading has it: proof the photo
+    alone may lack (it refuses), so the illegal verdict stands; where the
+    photo alone names a legal play, that play stands."""
+    import vision.judge
+    from vision.judge import PhotoVerdict
+
+    def judge_reading(*args: Any, changes: Any = None, **kwargs: Any) -> PhotoVerdict:
+        return PhotoVerdict("illegal") if changes is not None else PhotoVerdict(alone)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(vision.judge, "changes_since", lambda before, reading, calibration: object())
+    monkeypatch.setattr(vision.judge, "judge_reading", judge_reading)
+    loop = make_loop(tmp_path, calibration=NOT_READ)
+    loop._check = SimpleNamespace(before=Position.start(), dice=None, colour="light", home="bottom-right")  # type: ignore[assignment]
+    monkeypatch.setattr(loop, "_before", lambda: None)
+    verdicts: list[str] = []
+    monkeypatch.setattr(loop, "_deliver", lambda verdict, frame: verdicts.append(verdict.verdict))
+    loop._judge(Frame(_image(1), 0.0, 1), SimpleNamespace())  # type: ignore[arg-type]
+    assert verdicts == [delivered]
