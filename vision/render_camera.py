@@ -133,6 +133,17 @@ class CameraPose:
         return float(centre[0]), float(centre[1]), float(abs(centre[2]))
 
 
+def _random_spot(rng: np.random.Generator) -> tuple[float, float, float, float]:
+    """A window's or a lamp's pool of light anywhere in the image: centre x,
+    y, radius and strength, as :attr:`Lighting.spot`."""
+    return (
+        float(rng.uniform(0, 1)),
+        float(rng.uniform(0, 1)),
+        float(rng.uniform(0.15, 0.6)),
+        float(rng.uniform(0, 0.35)),
+    )
+
+
 @dataclass(frozen=True)
 class Lighting:
     """The light on the board: overall ``gain``; a linear ``gradient``
@@ -167,12 +178,7 @@ class Lighting:
         return cls(
             gain=float(rng.uniform(0.7, 1.15)),
             gradient=(float(rng.uniform(0, 0.5)), float(rng.uniform(0, 360))),
-            spot=(
-                float(rng.uniform(0, 1)),
-                float(rng.uniform(0, 1)),
-                float(rng.uniform(0.15, 0.6)),
-                float(rng.uniform(0, 0.35)),
-            ),
+            spot=_random_spot(rng),
             tint=(1.0 - warm, 1.0 + float(rng.normal(0, 0.02)), 1.0 + warm),
             light_azimuth_deg=float(rng.uniform(0, 360)),
             light_elevation_deg=float(rng.uniform(35, 80)),
@@ -194,12 +200,7 @@ class Lighting:
         return replace(
             self,
             gain=self.gain * float(rng.uniform(0.8, 1.25)),
-            spot=(
-                float(rng.uniform(0, 1)),
-                float(rng.uniform(0, 1)),
-                float(rng.uniform(0.15, 0.6)),
-                float(rng.uniform(0, 0.35)),
-            ),
+            spot=_random_spot(rng),
         )
 
     def glare_map(self, size: tuple[int, int]) -> Floats:
