@@ -11,7 +11,7 @@ play. Each board has its own seed, so a board whose calibration fails in one
 version of the code leaves the others unchanged: two versions can be
 compared on the same photos. Run::
 
-    python bench/vision.py            # 1,000 photos (about 17 minutes on this 2-core machine)
+    python bench/vision.py            # 1,000 photos (about 7 minutes on this 2-core machine)
     python bench/vision.py --quick    # smoke test
     python bench/vision.py --n 2000 --seed 7
     python bench/vision.py --empty-photo   # calibrated with a photo of the empty board too
