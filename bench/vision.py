@@ -187,6 +187,11 @@ def judge_shot(
     )
 
 
+def names(verdict: PhotoVerdict, after: Position) -> bool:
+    """Whether ``verdict`` is legal and names the play that leads to ``after``."""
+    return verdict.verdict == "legal" and verdict.play is not None and verdict.play.after == after
+
+
 def dump(folder: Path, name: str, image: np.ndarray, board: Board, truth: Layout) -> None:
     """Write a photo, its board's calibration and its true layout, for ``nardref detect`` and study."""
     folder.mkdir(parents=True, exist_ok=True)
@@ -385,7 +390,7 @@ def main(argv: list[str] | None = None) -> int:
             light_rng = np.random.default_rng([args.seed, boards_drawn, photos, 1])
             lit_board = replace(board, lighting=board.lighting.changed(light_rng))
             lit = judge_shot(board, position, dice, mover, shoot(lit_board, after_layout, light_rng), image)
-            lit_right = lit.verdict == "legal" and lit.play is not None and lit.play.after == chosen.after
+            lit_right = names(lit, chosen.after)
             relit["wrong play" if lit.verdict == "legal" and not lit_right else lit.verdict] += 1
             if args.show_errors and not lit_right:
                 why = lit.refusal.message[:160] if lit.refusal else ""
@@ -397,7 +402,7 @@ def main(argv: list[str] | None = None) -> int:
             hand = ("hand", "arm", "cup")[int(hand_rng.integers(3))]
             hand_image = shoot(board, after_layout, hand_rng, occlusion=hand)
             covered = judge_shot(board, position, dice, mover, hand_image, image)
-            misnamed = covered.verdict == "legal" and (covered.play is None or covered.play.after != chosen.after)
+            misnamed = covered.verdict == "legal" and not names(covered, chosen.after)
             covered_after["wrong play" if misnamed else covered.verdict] += 1
             if args.show_errors and covered.verdict != "refused":
                 print(f"  {name} photo {photos}: a {hand} over the board after {chosen.play} judged {covered.verdict}")
@@ -412,9 +417,7 @@ def main(argv: list[str] | None = None) -> int:
                 )
             for use_before in (False, True):
                 verdict = judge_shot(board, position, dice, mover, after_image, image if use_before else None)
-                right_play = (
-                    verdict.verdict == "legal" and verdict.play is not None and verdict.play.after == chosen.after
-                )
+                right_play = names(verdict, chosen.after)
                 wrong_play += verdict.verdict == "legal" and not right_play
                 if args.show_errors and not right_play:
                     why = (

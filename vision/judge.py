@@ -78,6 +78,7 @@ rules out every outcome, the verdict is a refusal.
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, NamedTuple
 
@@ -500,10 +501,28 @@ def _counted_by_the_rest(
     return fixed
 
 
-def _on_board(counts: npt.NDArray[np.int64], bar_light: int, bar_dark: int) -> tuple[int, int]:
+def _on_board(counts: npt.ArrayLike, bar_light: int, bar_dark: int) -> tuple[int, int]:
     """How many light and dark checkers stand on the points (``counts``
     (2, 12), +light, -dark) and the bar."""
-    return int(counts[counts > 0].sum()) + bar_light, int(-counts[counts < 0].sum()) + bar_dark
+    points = np.asarray(counts, np.int64)
+    return int(points[points > 0].sum()) + bar_light, int(-points[points < 0].sum()) + bar_dark
+
+
+def _whole(reading: Reading, before_reading: Reading | None, before: Layout, outcomes: Iterable[Layout]) -> bool:
+    """Whether the ``reading`` shows a whole board (B4): each side has as
+    many checkers on the points and the bar as some outcome leaves it, or,
+    against the frame before (``before_reading``, of the board ``before``),
+    gained or lost as many since (a phantom line both frames read cancels
+    out), not more (a sleeve over a point read as a line of checkers)."""
+    seen = _on_board(reading.counts, reading.bar_light, reading.bar_dark)
+    left = {_on_board((o.top, o.bottom), o.bar_light, o.bar_dark) for o in outcomes}
+    if seen in left:
+        return True
+    if before_reading is None or before_reading.refusal is not None:
+        return False
+    gained = np.subtract(seen, _on_board(before_reading.counts, before_reading.bar_light, before_reading.bar_dark))
+    was = np.array(_on_board((before.top, before.bottom), before.bar_light, before.bar_dark))
+    return any((gained == np.subtract(o, was)).all() for o in left)
 
 
 def along_lines(prob: FloatArray, *, clearly_empty: float = JudgeConfig.clearly_empty) -> FloatArray:
@@ -566,22 +585,7 @@ def judge_reading(
         groups.setdefault(layout_from_position(lp.after, mover=mover, home=bottom_home), []).append(lp)
     bar_sure = seen_reading.bar_confidence >= 1 - config.contradiction
     seen_counts = seen_reading.counts
-    # the photo shows a whole board (B4): each side has as many checkers on
-    # the points and the bar as some legal outcome leaves it, or, against
-    # the frame before, gained or lost as many since (a phantom line both
-    # frames read cancels out), not more (a sleeve over a point read as a
-    # line of checkers)
-    seen_on_board = _on_board(seen_counts, seen_reading.bar_light, seen_reading.bar_dark)
-    outcomes_on_board = {
-        _on_board(np.array([layout.top, layout.bottom]), layout.bar_light, layout.bar_dark) for layout in groups
-    }
-    whole = seen_on_board in outcomes_on_board
-    if before_reading is not None and before_reading.refusal is None:
-        gained = np.subtract(
-            seen_on_board, _on_board(before_reading.counts, before_reading.bar_light, before_reading.bar_dark)
-        )
-        before_on_board = np.array(_on_board(before_counts, before_layout.bar_light, before_layout.bar_dark))
-        whole |= any((gained == np.subtract(o, before_on_board)).all() for o in outcomes_on_board)
+    whole = changes is not None and _whole(seen_reading, before_reading, before_layout, groups)
     sure_points = seen_reading.confidence >= config.sure_point
     counted_before: npt.NDArray[np.int64] | None = None  # the reading of the frame before the move
     start = np.maximum(before_states, 0).astype(np.intp)
