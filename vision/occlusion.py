@@ -23,12 +23,28 @@ import numpy.typing as npt
 from vision.colours import DISC, LIGHT, LINE, ColourModel
 from vision.errors import CalibrationError
 from vision.features import PATCH, SlotFeatures
+from vision.relight import same_surface
 from vision.smoothing import gaussian_blur
 
 FloatArray = npt.NDArray[np.float32]
 BoolArray = npt.NDArray[np.bool_]
 
 _HALF = PATCH // 2
+#: What departs from the board faintly over a hand's area is light, not a
+#: hand (the band a shadow's sharp edge leaves in the relit frame), where
+#: it keeps the board's colour: at least this share of it is the same
+#: surface under other light (nearly all of such a band in
+#: ``bench/light.py``; a pale hand on a pale board, a third or less) ...
+LIGHT_SHARE = 0.8
+#: ... and its edges: of the fine structure there (the lightness less its
+#: Gaussian of ``EDGE_SIGMA`` thumbnail px, the board's scaled by one
+#: factor), at most this share (RMS) is not the board's. The band along a
+#: shadow's edge leaves a tenth to a quarter (its own edge is soft); a hand
+#: hides the points' edges and brings its sharp outline: a brown hand on
+#: pale wood, which keeps the wood's colour, 0.44 (``bench/vision.py``
+#: seed 7 photo 180), a pale hand painted on a pale board 0.87.
+EDGES_NOT_KEPT = 0.3
+EDGE_SIGMA = 1.0
 
 
 def _strips(features: SlotFeatures, occupied: BoolArray) -> list[tuple[slice, slice, float]]:
@@ -240,6 +256,25 @@ def departure(
     diff = frame - expected
     diff[..., 0] = frame[..., 0] * gain - expected[..., 0]
     return np.asarray(cv2.blur(np.sqrt((diff**2).sum(axis=-1)), (3, 3)), np.float32)
+
+
+def only_light(frame: FloatArray, expected: FloatArray, region: BoolArray) -> bool:
+    """Whether ``frame`` departs from ``expected`` (both (h', w', 3) Lab)
+    over ``region`` (h', w') only as a change of light does: the same
+    surface (:data:`LIGHT_SHARE`) with the same edges (:data:`EDGES_NOT_KEPT`)."""
+    if not region.any():
+        return False
+    light = same_surface(frame[region], expected[region])
+    if float(light.mean()) < LIGHT_SHARE:
+        return False
+    # the region and its outline
+    around = cv2.dilate(region.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+    seen, board = (
+        (image[..., 0] - cv2.GaussianBlur(image[..., 0], (0, 0), EDGE_SIGMA))[around] for image in (frame, expected)
+    )
+    scale = float(np.clip((seen * board).sum() / max(float((board * board).sum()), 1e-6), 0.5, 2.0))
+    not_kept = float(np.sqrt(((seen - scale * board) ** 2).mean() / max(float((seen * seen).mean()), 1e-6)))
+    return not_kept <= EDGES_NOT_KEPT
 
 
 def unexplained(distance: FloatArray, care: BoolArray, *, residual: float | FloatArray) -> BoolArray:

@@ -53,6 +53,7 @@ from vision.occlusion import (
     departure,
     largest_blob,
     line_area,
+    only_light,
     paste_checkers,
     slots_touching,
     unexplained,
@@ -1180,10 +1181,12 @@ def _check_covered(
     distance = departure(features.thumbnail, expected, judged)
     strange = unexplained(distance, judged, residual=residual)
     # a hand the colour of the board departs from it faintly, but over a
-    # hand's area
+    # hand's area, and not as light does
     faint = unexplained(distance, judged, residual=faint_residual)
     faint_area, faint_region = largest_blob(faint)
-    if faint_area >= config.occlusion_faint_area * float(PATCH * PATCH):
+    if faint_area >= config.occlusion_faint_area * float(PATCH * PATCH) and not only_light(
+        features.thumbnail, expected, faint_region
+    ):
         strange |= faint_region
     area, region = largest_blob(strange)
     least = config.occlusion_area * float(PATCH * PATCH)

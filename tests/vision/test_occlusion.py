@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import cv2
 import numpy as np
 
 from tests.vision.vision_boards import START, calibrated, plain_board
 from vision.colours import DISC, EMPTY, LIGHT, layout_states
 from vision.features import PATCH, measure
 from vision.geometry import rectify
-from vision.occlusion import NUDGE, borrowed_area, care_mask, empty_board, line_area, paste_checkers
+from vision.occlusion import NUDGE, borrowed_area, care_mask, empty_board, line_area, only_light, paste_checkers
+from vision.relight import same_surface
 
 
 def test_the_empty_board_borrows_only_where_checkers_stood() -> None:
@@ -95,3 +97,34 @@ def test_a_checker_a_little_off_its_place_is_pasted_where_it_lies() -> None:
         )
         assert (discs == lies).all(), (dx, dy)
         assert np.abs(expected - frame).max() < 1e-3, (dx, dy)
+
+
+def _lab(bgr: np.ndarray) -> np.ndarray:
+    return np.asarray(cv2.cvtColor(np.clip(np.rint(bgr), 0, 255).astype(np.uint8), cv2.COLOR_BGR2Lab), np.float32)
+
+
+def _in_light(bgr: np.ndarray, light: np.ndarray) -> np.ndarray:
+    """``bgr`` (sRGB) with its linear light scaled by ``light`` (h, w)."""
+    return np.asarray(((bgr / 255) ** 2.2 * light[..., None]) ** (1 / 2.2) * 255, np.float32)
+
+
+def test_only_light_keeps_the_boards_colour_and_its_edges() -> None:
+    """Where a frame departs from the board faintly over a hand's area, the
+    band along a sharp shadow's edge is the board in less light, its colour
+    and its edges kept; a hand the board's colour hides its edges and
+    brings a sharp outline; a hand of another colour is no light at all."""
+    wood = np.float32([150, 185, 215])
+    board = np.tile(wood, (64, 128, 1))
+    board[:, ::16] = board[:, 1::16] = (40, 40, 140)  # a point's edge every 16 px
+    expected = _lab(board)
+    band = np.zeros(board.shape[:2], np.bool_)
+    band[16:48, 40:88] = True
+    ramp = np.clip((np.arange(128, dtype=np.float32) - 64) / 8 + 0.5, 0, 1)  # sharp: 8 px
+    shadow = _in_light(board, np.tile(1 - 0.5 * ramp, (64, 1)))
+    assert only_light(_lab(shadow), expected, band)
+    for hand_colour in (wood * 0.75, np.float32([120, 160, 215])):
+        hand = board.copy()
+        hand[band] = hand_colour
+        assert not only_light(_lab(hand), expected, band), hand_colour
+    # the band's colour alone does not tell the brown hand: it keeps the wood's
+    assert same_surface(_lab(wood[None, None] * 0.75)[0], _lab(wood[None, None])[0])[0]

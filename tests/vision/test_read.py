@@ -868,12 +868,14 @@ def test_a_shadow_across_the_frame_is_no_arm(wood: tuple[object, object, np.ndar
     assert check_board_moved(shaded, geometry, reference=calibration.reference, config=config) is None  # type: ignore[attr-defined]
 
 
-def _in_shadow(image: np.ndarray, geometry: BoardGeometry, *, light: float) -> np.ndarray:
+def _in_shadow(
+    image: np.ndarray, geometry: BoardGeometry, *, light: float, soft: float = 1.0, edge: float = 0.55
+) -> np.ndarray:
     """``image`` with a person's shadow over the right part of the board and
-    its frame: the linear light scaled by ``light``, its edge soft over a
-    checker's width."""
-    x = to_image(geometry, np.array([[0.55 * geometry.size[0], 0.0]], np.float32))[0, 0]
-    soft = geometry.pitch_px
+    its frame, from ``edge`` of its width: the linear light scaled by
+    ``light``, its edge soft over ``soft`` checkers' width."""
+    x = to_image(geometry, np.array([[edge * geometry.size[0], 0.0]], np.float32))[0, 0]
+    soft *= geometry.pitch_px
     ramp = np.clip((np.arange(image.shape[1], dtype=np.float32) - x) / soft + 0.5, 0, 1)
     scale = (1 - (1 - light) * ramp) ** (1 / 2.2)  # linear light to sRGB
     return np.asarray(np.clip(image * scale[None, :, None], 0, 255), np.uint8)
@@ -889,6 +891,22 @@ def test_a_players_shadow_over_the_board_is_read_through_not_taken_for_a_hand(st
         reading = read_board(_in_shadow(image, calibration.geometry, light=light), calibration)
         assert reading.refusal is None, (light, reading.refusal)
         assert _right(reading, layout) >= 23, light
+
+
+@pytest.mark.parametrize("style", ["wood", "red-blue", "red-white"])
+def test_a_shadow_with_a_sharp_edge_is_no_hand(style: str) -> None:
+    """The sun or a bare bulb casts a shadow whose edge is sharp (half a
+    checker): the light, relit over three pitches, leaves a band along it
+    that departs from the empty board faintly over a hand's area, but as
+    light does, keeping the board's colour and its edges
+    (``vision.occlusion.only_light``): no hand."""
+    calibration, layout, image = _game_frame(style)
+    for edge in (0.3, 0.75):
+        for light in (0.6, 0.45):
+            shaded = _in_shadow(image, calibration.geometry, light=light, soft=0.5, edge=edge)
+            reading = read_board(shaded, calibration)
+            assert reading.refusal is None, (edge, light, reading.refusal)
+            assert _right(reading, layout) >= 23, (edge, light)
 
 
 def _paint(
