@@ -118,9 +118,12 @@ def main(argv: list[str] | None = None) -> int:
                 else:
                     seen = reading.layout()
                     counted["points read"] += 24
-                    counted["points right"] += sum(
-                        a == b for a, b in zip(seen.top + seen.bottom, truth.top + truth.bottom, strict=True)
-                    )
+                    confident = board.calibration.read.confident
+                    for a, b, c in zip(
+                        seen.top + seen.bottom, truth.top + truth.bottom, reading.confidence.ravel(), strict=True
+                    ):
+                        counted["points right"] += a == b
+                        counted["confidently wrong"] += a != b and c >= confident
                 verdict = vision_bench.judge_shot(board, position, dice, mover, relight(after), before)
                 right = verdict.verdict == "legal" and verdict.play is not None and verdict.play.after == chosen.after
                 counted[
@@ -139,7 +142,8 @@ def main(argv: list[str] | None = None) -> int:
         read = max(counted["points read"], 1)
         print(
             f"  {kind:18} {counted['photos']} photos: read refused {100 * counted['read refused'] / photos:5.1f} %, "
-            f"points right where read {100 * counted['points right'] / read:6.2f} %; judged: identified "
+            f"points right where read {100 * counted['points right'] / read:6.2f} % "
+            f"(confidently wrong {counted['confidently wrong']}); judged: identified "
             f"{100 * counted['identified'] / photos:5.1f} %, refused {100 * counted['refused'] / photos:5.1f} %, "
             f"legal called illegal {counted['illegal']}, the wrong play {counted['wrong play']}"
         )
