@@ -1149,8 +1149,10 @@ def _check_covered(
 ) -> tuple[Refusal | None, npt.NDArray[np.bool_]]:
     """``hand_over_board`` where the frame departs from the board the reading
     describes over more than part of a checker (:mod:`vision.occlusion`),
-    or faintly over a hand's area (a hand the colour of the board), and the
-    points (2, 12) it leaves unsure: where all that departs fits in
+    or faintly over a hand's area (a hand the colour of the board; not the
+    band along a shadow's sharp edge, which keeps the board's colour and
+    its edges: :func:`vision.occlusion.only_light`), and the points (2, 12)
+    it leaves unsure: where all that departs fits in
     one checker's room, it is a checker misread (in glare, leaning on the
     next point), not a hand, and only the points it touches are unsure.
     The lines of the ``piles`` (2, 12) surely piled are not judged, nor a
