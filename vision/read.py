@@ -169,8 +169,8 @@ class ReadConfig:
     #: starting position does not know (the borrowed look is no sure proof
     #: of a bare point).
     other_light_gain: float = 3.0
-    #: ... and where over half of a slot and of its empty look are at least
-    #: this light (Lab L, 0..255): washed out by glare.
+    #: ... and where over half of a slot's empty look is at least this light
+    #: (Lab L, 0..255): washed out by glare at calibration.
     washed_out: float = 245.0
     #: A point's first slot whose looks leave it empty and a checker each at
     #: least this likely is weighed by its rim (:mod:`vision.rims`)...
@@ -529,16 +529,17 @@ def _lit_otherwise(
     return doubt
 
 
-def _washed_out(features: SlotFeatures, model: ColourModel, *, config: ReadConfig) -> npt.NDArray[np.bool_]:
-    """(2, 12, S) slots where glare has washed the picture out to white and
-    did so on the empty look too: a light checker there cannot be told from
-    a light point."""
+def _washed_out(
+    features: SlotFeatures, model: ColourModel, prob: FloatArray, *, config: ReadConfig
+) -> npt.NDArray[np.bool_]:
+    """(2, 12, S) slots whose empty look glare washed out to white at
+    calibration, and which are not read a dark checker now (``prob``
+    (2, 12, S, 3)): that look shows neither the point nor a light checker
+    as they are there, so the one cannot be told from the other, under the
+    same glare or a dimmer light."""
     model = model.resized(features.patches.shape[2])
-
-    def white(patches: FloatArray) -> FloatArray:
-        return np.asarray(((patches[..., 0] >= config.washed_out) * DISC).sum(axis=(-2, -1)), np.float32)
-
-    return np.asarray((white(features.patches) >= 0.5) & (white(model.background) >= 0.5), np.bool_)
+    white = ((model.background[..., 0] >= config.washed_out) * DISC).sum(axis=(-2, -1))
+    return np.asarray((white >= 0.5) & (prob[..., DARK] < 0.5), np.bool_)
 
 
 def _read_piles(
@@ -905,7 +906,7 @@ def read_rectified(
     # under a misread checker's worth
     loose = nearest[:, :, :LINE].max(axis=-1) > config.loose_fit_spreads
     loose |= doubtful[:, :, :LINE].any(axis=-1)
-    loose |= _washed_out(features, model, config=config)[:, :, :LINE].any(axis=-1)
+    loose |= _washed_out(features, model, prob, config=config)[:, :, :LINE].any(axis=-1)
     if borrowed is not None:
         loose |= _lit_otherwise(features, model, counts, borrowed, config=config)
     # a side has config.checkers (B4): the bar holds no more than the points and the tray leave
