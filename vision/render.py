@@ -424,6 +424,7 @@ def render(
     board_seed: int | None = None,
     props_over_checkers: bool = False,
     clutter: bool | None = None,
+    gaps: float = 0.0,
 ) -> Rendered:
     """Render ``layout`` as a camera photo of ``size`` (width, height).
 
@@ -437,7 +438,9 @@ def render(
     ``rng`` when None). ``clutter`` puts a dice cup or a game clock on the
     table beside the board, never over the playing area (None: in 30 % of
     frames, drawn from ``rng``). ``occlusion`` puts a hand, an arm or a dice cup over
-    part of the playing area and sets ``Rendered.occluded``.
+    part of the playing area and sets ``Rendered.occluded``. ``gaps`` leaves
+    the checkers of each line apart, by that many checker radii each (a
+    standard deviation, see :func:`vision.render_board.pieces`).
     """
     if occlusion not in OCCLUSIONS:
         raise ValueError(f"occlusion {occlusion!r}: expected one of {', '.join(OCCLUSIONS)}")
@@ -467,7 +470,7 @@ def render(
     canvas = base_canvas(style, geo.unit, seed % 1000).copy()
     shadow = np.zeros(((geo.canvas_h + 3) // 4, (geo.canvas_w + 3) // 4), np.float32)
     light_bar_upper = bool(rng.random() < 0.5)
-    board = pieces(style, geo, layout, light_bar_upper=light_bar_upper, rng=rng)
+    board = pieces(style, geo, layout, light_bar_upper=light_bar_upper, rng=rng, gaps=gaps)
     _draw_checkers(canvas, shadow, scene, board)
     _draw_off(canvas, scene, layout, bool(rng.random() < 0.5))
     blocks = _draw_blocks(canvas, shadow, rng, scene, board, dice, cube, over_checkers=props_over_checkers)

@@ -147,15 +147,29 @@ def bar_stack(geo: Geometry, count: int, *, upper: bool) -> list[tuple[Point, in
 
 
 def pieces(
-    style: Style, geo: Geometry, layout: Layout, *, light_bar_upper: bool, rng: np.random.Generator
+    style: Style,
+    geo: Geometry,
+    layout: Layout,
+    *,
+    light_bar_upper: bool,
+    rng: np.random.Generator,
+    gaps: float = 0.0,
 ) -> list[Piece]:
     """Every checker on the points and the bar, bottom layer first, each a
     little off its ideal place as hands leave them (across the line more
-    than along it, so touching checkers stay touching)."""
+    than along it, so touching checkers stay touching). With ``gaps``, the
+    checkers of a line of five or fewer are left apart: each stands off
+    the one before it (the first, off the board's edge) by ``|N(0, gaps)|``
+    checker radii more, as a hurried hand leaves them."""
     placed: list[tuple[Point, int, bool]] = []
     for row, counts in (("top", layout.top), ("bottom", layout.bottom)):
         for index, count in enumerate(counts):
-            placed += [(centre, level, count > 0) for centre, level in stack(style, geo, row, index, abs(count))]
+            line = stack(style, geo, row, index, abs(count))
+            if gaps > 0 and abs(count) <= 5:
+                apart = np.cumsum(np.abs(rng.normal(0, gaps * geo.radius, len(line))))
+                outward = 1 if row == "top" else -1
+                line = [((x, y + outward * float(d)), level) for ((x, y), level), d in zip(line, apart, strict=True)]
+            placed += [(centre, level, count > 0) for centre, level in line]
     for count, light, upper in (
         (layout.bar_light, True, light_bar_upper),
         (layout.bar_dark, False, not light_bar_upper),

@@ -43,6 +43,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser.add_argument(
         "--occlusion", choices=OCCLUSIONS, default="none", help="a hand, arm or dice cup over the board"
     )
+    parser.add_argument(
+        "--gaps",
+        type=float,
+        default=0.0,
+        metavar="R",
+        help="leave the checkers of each line apart, each by about R checker radii more (0..1; default 0, touching)",
+    )
     parser.add_argument("--dice", help="dice lying on the board, e.g. 31")
     parser.add_argument(
         "--cube", type=int, help="the doubling cube on the board, showing this value (1 = centred, shows 64)"
@@ -87,6 +94,8 @@ def run(args: argparse.Namespace) -> int:
         if args.dice is not None:
             roll = Dice.parse(args.dice)
             dice = (roll.first, roll.second)
+        if not 0 <= args.gaps <= 1:
+            raise NardrefError(f"gaps {args.gaps!r}: expected 0..1 checker radii")
         if args.cube is not None and args.cube not in (1, 2, 4, 8, 16, 32, 64):
             raise NardrefError(f"cube {args.cube!r}: expected 1, 2, 4, 8, 16, 32 or 64 (C3)")
         layout = layout_from_position(position, mover=args.mover, home=args.home, rules=rules)
@@ -104,6 +113,7 @@ def run(args: argparse.Namespace) -> int:
         occlusion=args.occlusion,
         dice=dice,
         cube=args.cube,
+        gaps=args.gaps,
         **plain,  # type: ignore[arg-type]
     )
     try:

@@ -158,6 +158,12 @@ def test_render_command_writes_image_and_corners(tmp_path: pathlib.Path, capsys:
     shot = render(START, rng=np.random.default_rng(2), size=(320, 240), dice=(3, 1))
     assert np.allclose(np.array(reply["corners"]), shot.corners, atol=0.01)
     assert shot.tray is not None and np.allclose(np.array(reply["tray"]), shot.tray, atol=0.01)
+    loose = tmp_path / "loose.png"
+    assert (
+        main(["render", "4HPwATDgc/ABMA", "-o", str(loose), "--seed", "2", "--size", "320x240", "--gaps", "0.5"]) == 0
+    )
+    spread = render(START, rng=np.random.default_rng(2), size=(320, 240), gaps=0.5)
+    assert np.array_equal(cv2.imread(str(loose)), spread.image)
 
 
 @pytest.mark.parametrize(
@@ -168,6 +174,8 @@ def test_render_command_writes_image_and_corners(tmp_path: pathlib.Path, capsys:
         (["render", "4HPwATDgc/ABMA", "-o", "{out}", "--size", "12"], "'12'"),
         (["render", "4HPwATDgc/ABMA", "-o", "{out}", "--dice", "71"], "'71'"),
         (["render", "4HPwATDgc/ABMA", "-o", "{out}", "--cube", "3"], "C3"),
+        (["render", "4HPwATDgc/ABMA", "-o", "{out}", "--gaps", "-0.2"], "gaps -0.2"),
+        (["render", "4HPwATDgc/ABMA", "-o", "{out}", "--gaps", "nan"], "gaps nan"),
         (["render", "4HPwATDgc/ABMA", "-o", "{missing}"], "cannot write"),
     ],
 )
@@ -338,3 +346,37 @@ def test_styles_light_checkers_are_the_brighter() -> None:
 
     styles = list(STYLES.values()) + [random_style(np.random.default_rng(s)) for s in range(200)]
     assert all(luminance(s.light_bgr) > luminance(s.dark_bgr) for s in styles)
+
+
+def test_render_gaps_leave_each_line_apart_and_piles_as_they_are() -> None:
+    """With ``gaps``, the checkers of a line of five or fewer stand apart:
+    the line grows longer than touching checkers' and no two of it come
+    closer than touching; a pile of six keeps its place; without gaps,
+    every checker stands touching, where :func:`stack` has it."""
+    from vision.render_board import Geometry, pieces, stack
+
+    style = STYLES["wood"]
+    geo = Geometry.of(style, 40.0)
+    r = geo.radius
+    layout = Layout(top=(5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -6), bottom=(0, 0, -3, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+    points = [("top", 0, 5), ("bottom", 2, 3), ("top", 11, 6)]
+
+    def from_edge(gaps: float, row: str, index: int) -> np.ndarray:
+        """How far from the board's edge the checkers of one point stand, nearest first."""
+        drawn = pieces(style, geo, layout, light_bar_upper=True, rng=np.random.default_rng(3), gaps=gaps)
+        ys = [p.centre[1] for p in drawn if abs(p.centre[0] - geo.point_x(index)) < r]
+        return np.sort([y - geo.y0 if row == "top" else geo.y0 + geo.height - y for y in ys])
+
+    for row, index, count in points:
+        ideal = np.sort(
+            [
+                y - geo.y0 if row == "top" else geo.y0 + geo.height - y
+                for (_, y), _ in stack(style, geo, row, index, count)
+            ]
+        )
+        assert np.abs(from_edge(0.0, row, index) - ideal).max() < 0.1 * r
+    for row, index, _ in points[:2]:
+        apart = from_edge(0.3, row, index)
+        assert np.diff(apart).min() > 1.9 * r  # touching is 2 r, less a hand's nudge
+        assert apart[-1] - from_edge(0.0, row, index)[-1] > 0.2 * r
+    assert np.abs(from_edge(0.3, "top", 11) - from_edge(0.0, "top", 11)).max() < 0.1 * r
