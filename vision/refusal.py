@@ -110,6 +110,9 @@ class RefusalConfig:
     #: most of how unlike it is shows in one step.
     frame_band_edge: float = 0.7
     frame_band_sharp: float = 0.4
+    #: The run reaches on over the samples beside it at least this share as
+    #: unlike the side: its edges are sought where it fades out.
+    frame_band_fading: float = 0.5
     #: Without a calibration, a patch of the field (:mod:`vision.field`)
     #: unlike its usual colour by this chroma (Lab) or its light by this
     #: log ratio ...
@@ -417,6 +420,9 @@ def check_board_moved(
 _SIDES = ("top", "right", "bottom", "left")
 #: Samples along each side of the frame per checker pitch (:func:`frame_band`).
 _FRAME_SAMPLES_PER_PITCH = 3
+#: A sample is seen where the nearest this many of its five points out from the playing area are
+#: in the picture and under no caption.
+_FRAME_NEAREST_SEEN = 2
 
 
 def frame_band(geometry: BoardGeometry, side: int, *, near: float, far: float) -> FloatArray:
@@ -454,13 +460,17 @@ def check_frame_crossed(image: Image, geometry: BoardGeometry, *, config: Refusa
     for side in range(4):
         points = frame_band(geometry, side, near=config.frame_band_near, far=config.frame_band_far)
         flat = points.reshape(-1, 2)
-        seen = (flat[:, 0] >= 0) & (flat[:, 0] < w - 1) & (flat[:, 1] >= 0) & (flat[:, 1] < h - 1)
-        seen &= ~inside(flat, boxes)
-        seen = seen.reshape(points.shape[:2]).all(axis=1)
+        visible = (flat[:, 0] >= 0) & (flat[:, 0] < w - 1) & (flat[:, 1] >= 0) & (flat[:, 1] < h - 1)
+        visible = (visible & ~inside(flat, boxes)).reshape(points.shape[:2])
+        # a sample is seen where the frame nearest the playing area is: a
+        # caption over the frame's outer part may hide none of an arm
+        seen = visible[:, :_FRAME_NEAREST_SEEN].all(axis=1)
         if seen.sum() < config.frame_band_least:
             continue
-        sampled = cv2.remap(image, points[..., 0], points[..., 1], cv2.INTER_LINEAR)
-        sides.append((side, seen, np.median(cv2.cvtColor(sampled, cv2.COLOR_BGR2Lab).astype(np.float32), axis=1)))
+        sampled = cv2.cvtColor(cv2.remap(image, points[..., 0], points[..., 1], cv2.INTER_LINEAR), cv2.COLOR_BGR2Lab)
+        lab = np.zeros((len(seen), 3), np.float32)
+        lab[seen] = np.nanmedian(np.where(visible[seen, :, None], sampled[seen].astype(np.float32), np.nan), axis=1)
+        sides.append((side, seen, lab))
     if not sides:
         return None
     # a side mostly hidden (by what seems a caption: the board's own frame
@@ -487,9 +497,15 @@ def check_frame_crossed(image: Image, geometry: BoardGeometry, *, config: Refusa
         for start, stop in _runs(unlike):
             if (stop - start) / _FRAME_SAMPLES_PER_PITCH <= config.frame_band_run:
                 continue
+            sharp = max(config.frame_band_edge, config.frame_band_sharp * float(how_unlike[start:stop].max()))
+            # its edges lie where it fades into the frame: an arm's sleeve
+            # less unlike the frame than its middle is still the arm
+            while start > 0 and seen[start - 1] and how_unlike[start - 1] > config.frame_band_fading:
+                start -= 1
+            while stop < len(seen) and seen[stop] and how_unlike[stop] > config.frame_band_fading:
+                stop += 1
             # where neither end is seen (a corner, a caption), nor is whether it is sharp
             ends_seen = (start > 0 and seen[start - 1]) or (stop < len(seen) and seen[stop])
-            sharp = max(config.frame_band_edge, config.frame_band_sharp * float(how_unlike[start:stop].max()))
             if not ends_seen or edges[max(start - 1, 0) : stop].max() >= sharp:
                 return Refusal(
                     "hand_over_board",
