@@ -20,7 +20,6 @@ import argparse
 import random
 import sys
 import time
-from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
@@ -31,6 +30,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))  # bench/vision.py's name would shadow the vision package
 
 from boards import vision_bench  # noqa: E402  (bench/boards.py, beside this file)
+from tally import Tally  # noqa: E402
 
 from engine.dice import Dice  # noqa: E402
 from engine.legal import legal_plays  # noqa: E402
@@ -87,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
     cv2.setNumThreads(1)
     started = time.perf_counter()
     kinds = ("as rendered", "a person's shadow", "all darker")
-    figures: dict[str, Counter[str]] = {kind: Counter() for kind in kinds}
+    tallies = {kind: Tally() for kind in kinds}
     for drawn in range(1, args.boards + 1):
         np_rng = np.random.default_rng([args.seed, drawn])
         rng = random.Random(args.seed * 1_000_003 + drawn)
@@ -101,35 +101,19 @@ def main(argv: list[str] | None = None) -> int:
             dice = Dice(rng.randint(1, 6), rng.randint(1, 6))
             chosen = rng.choice(legal_plays(position, dice))
             after = vision_bench.shoot(board, vision_bench.light_layout(chosen.after, mover), np_rng)
-            light_rng = np.random.default_rng([args.seed, drawn, figures[kinds[0]]["photos"]])
+            light_rng = np.random.default_rng([args.seed, drawn, tallies[kinds[0]].counted["photos"]])
             changes: dict[str, Relight] = {
                 kinds[0]: lambda image: image,
                 kinds[1]: shadow_over(board, light_rng),
                 kinds[2]: dimmed(light_rng),
             }
             for kind, relight in changes.items():
-                counted = figures[kind]
-                counted["photos"] += 1
                 reading = read_board(relight(before), board.calibration)
-                if reading.refusal is not None:
-                    counted["read refused"] += 1
-                    if args.show_errors:
-                        print(f"  {kind}: {board.style.name} photo refused: {reading.refusal.message}", file=sys.stderr)
-                else:
-                    seen = reading.layout()
-                    counted["points read"] += 24
-                    confident = board.calibration.read.confident
-                    for a, b, c in zip(
-                        seen.top + seen.bottom, truth.top + truth.bottom, reading.confidence.ravel(), strict=True
-                    ):
-                        counted["points right"] += a == b
-                        counted["confidently wrong"] += a != b and c >= confident
+                tallies[kind].read(reading, truth, confident=board.calibration.read.confident)
+                if reading.refusal is not None and args.show_errors:
+                    print(f"  {kind}: {board.style.name} photo refused: {reading.refusal.message}", file=sys.stderr)
                 verdict = vision_bench.judge_shot(board, position, dice, mover, relight(after), before)
-                right = verdict.verdict == "legal" and verdict.play is not None and verdict.play.after == chosen.after
-                counted[
-                    "identified" if right else ("wrong play" if verdict.verdict == "legal" else verdict.verdict)
-                ] += 1
-                if not right and args.show_errors:
+                if not tallies[kind].judged(verdict, chosen.after) and args.show_errors:
                     why = verdict.refusal.message if verdict.refusal else "; ".join(map(str, verdict.contradictions))
                     print(
                         f"  {kind}: {board.style.name} played {chosen.play}, {verdict.verdict}: {why}", file=sys.stderr
@@ -137,16 +121,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  board {drawn}/{args.boards}", file=sys.stderr, flush=True)
     print(f"light bench: seed {args.seed}, {args.boards} boards, {time.perf_counter() - started:.0f} s")
     print("  the photo read alone; the move judged against the frame before it, taken in the calibration's light")
-    for kind, counted in figures.items():
-        photos = max(counted["photos"], 1)
-        read = max(counted["points read"], 1)
-        print(
-            f"  {kind:18} {counted['photos']} photos: read refused {100 * counted['read refused'] / photos:5.1f} %, "
-            f"points right where read {100 * counted['points right'] / read:6.2f} % "
-            f"(confidently wrong {counted['confidently wrong']}); judged: identified "
-            f"{100 * counted['identified'] / photos:5.1f} %, refused {100 * counted['refused'] / photos:5.1f} %, "
-            f"legal called illegal {counted['illegal']}, the wrong play {counted['wrong play']}"
-        )
+    for kind, tally in tallies.items():
+        print(tally.line(kind))
     return 0
 
 

@@ -156,7 +156,15 @@ def make_board(np_rng: np.random.Generator, *, empty_photo: bool = False, clicke
     return Board(style, camera, lighting, effects, board_seed, calibration)
 
 
-def shoot(board: Board, layout: Layout, np_rng: np.random.Generator, *, occlusion: str = "none") -> np.ndarray:
+def shoot(
+    board: Board,
+    layout: Layout,
+    np_rng: np.random.Generator,
+    *,
+    occlusion: str = "none",
+    gaps: float = 0.0,
+    gaps_seed: int | None = None,
+) -> np.ndarray:
     shot = render(
         layout,
         rng=np_rng,
@@ -166,6 +174,8 @@ def shoot(board: Board, layout: Layout, np_rng: np.random.Generator, *, occlusio
         effects=board.effects,
         board_seed=board.board_seed,
         occlusion=occlusion,  # type: ignore[arg-type]
+        gaps=gaps,
+        gaps_seed=gaps_seed,
     )
     return shot.image
 

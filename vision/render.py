@@ -425,6 +425,7 @@ def render(
     props_over_checkers: bool = False,
     clutter: bool | None = None,
     gaps: float = 0.0,
+    gaps_seed: int | None = None,
 ) -> Rendered:
     """Render ``layout`` as a camera photo of ``size`` (width, height).
 
@@ -440,7 +441,8 @@ def render(
     frames, drawn from ``rng``). ``occlusion`` puts a hand, an arm or a dice cup over
     part of the playing area and sets ``Rendered.occluded``. ``gaps`` leaves
     the checkers of each line apart, by that many checker radii each (a
-    standard deviation, see :func:`vision.render_board.pieces`).
+    standard deviation), as ``gaps_seed`` places them (see
+    :func:`vision.render_board.pieces`).
     """
     if occlusion not in OCCLUSIONS:
         raise ValueError(f"occlusion {occlusion!r}: expected one of {', '.join(OCCLUSIONS)}")
@@ -470,7 +472,7 @@ def render(
     canvas = base_canvas(style, geo.unit, seed % 1000).copy()
     shadow = np.zeros(((geo.canvas_h + 3) // 4, (geo.canvas_w + 3) // 4), np.float32)
     light_bar_upper = bool(rng.random() < 0.5)
-    board = pieces(style, geo, layout, light_bar_upper=light_bar_upper, rng=rng, gaps=gaps)
+    board = pieces(style, geo, layout, light_bar_upper=light_bar_upper, rng=rng, gaps=gaps, gaps_seed=gaps_seed)
     _draw_checkers(canvas, shadow, scene, board)
     _draw_off(canvas, scene, layout, bool(rng.random() < 0.5))
     blocks = _draw_blocks(canvas, shadow, rng, scene, board, dice, cube, over_checkers=props_over_checkers)

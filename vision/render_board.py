@@ -154,19 +154,26 @@ def pieces(
     light_bar_upper: bool,
     rng: np.random.Generator,
     gaps: float = 0.0,
+    gaps_seed: int | None = None,
 ) -> list[Piece]:
     """Every checker on the points and the bar, bottom layer first, each a
     little off its ideal place as hands leave them (across the line more
     than along it, so touching checkers stay touching). With ``gaps``, the
     checkers of a line of five or fewer are left apart: each stands off
     the one before it (the first, off the board's edge) by ``|N(0, gaps)|``
-    checker radii more, as a hurried hand leaves them."""
+    checker radii more, as a hurried hand leaves them. The gaps of each
+    point are drawn from ``gaps_seed`` (from ``rng`` where None) and the
+    point alone: two frames of one game with the same seed leave the
+    checkers not moved where they stood, and a checker added to a line
+    after the rest."""
+    placement = int(rng.integers(2**31)) if gaps > 0 and gaps_seed is None else gaps_seed
     placed: list[tuple[Point, int, bool]] = []
-    for row, counts in (("top", layout.top), ("bottom", layout.bottom)):
+    for side, (row, counts) in enumerate((("top", layout.top), ("bottom", layout.bottom))):
         for index, count in enumerate(counts):
             line = stack(style, geo, row, index, abs(count))
             if gaps > 0 and abs(count) <= 5:
-                apart = np.cumsum(np.abs(rng.normal(0, gaps * geo.radius, len(line))))
+                hand = np.random.default_rng([placement or 0, side, index])
+                apart = np.cumsum(np.abs(hand.normal(0, gaps * geo.radius, len(line))))
                 outward = 1 if row == "top" else -1
                 line = [((x, y + outward * float(d)), level) for ((x, y), level), d in zip(line, apart, strict=True)]
             placed += [(centre, level, count > 0) for centre, level in line]

@@ -380,3 +380,31 @@ def test_render_gaps_leave_each_line_apart_and_piles_as_they_are() -> None:
         assert np.diff(apart).min() > 1.9 * r  # touching is 2 r, less a hand's nudge
         assert apart[-1] - from_edge(0.0, row, index)[-1] > 0.2 * r
     assert np.abs(from_edge(0.3, "top", 11) - from_edge(0.0, "top", 11)).max() < 0.1 * r
+
+
+def test_render_gaps_of_one_seed_leave_the_checkers_not_moved_where_they_stood() -> None:
+    """Two frames of one game drawn with the same ``gaps_seed``: a fifth
+    checker joins the four on top 1 and the outermost of three leaves
+    bottom 3; the rest stand where they stood (give or take a hand's
+    nudge), the fifth after the four. Another seed leaves them elsewhere."""
+    from vision.render_board import Geometry, pieces
+
+    style = STYLES["wood"]
+    geo = Geometry.of(style, 40.0)
+    r = geo.radius
+    before = Layout(top=(4,) + (0,) * 11, bottom=(0, 0, -3) + (0,) * 9)
+    after = Layout(top=(5,) + (0,) * 11, bottom=(0, 0, -2) + (0,) * 9)
+
+    def from_edge(layout: Layout, seed: int, frame: int, row: str, index: int) -> np.ndarray:
+        """How far from the board's edge the checkers of one point stand in one frame, nearest first."""
+        drawn = pieces(
+            style, geo, layout, light_bar_upper=True, rng=np.random.default_rng(frame), gaps=0.3, gaps_seed=seed
+        )
+        ys = [p.centre[1] for p in drawn if abs(p.centre[0] - geo.point_x(index)) < r]
+        return np.sort([y - geo.y0 if row == "top" else geo.y0 + geo.height - y for y in ys])
+
+    top, bottom = from_edge(before, 7, 1, "top", 0), from_edge(before, 7, 1, "bottom", 2)
+    top_after, bottom_after = from_edge(after, 7, 2, "top", 0), from_edge(after, 7, 2, "bottom", 2)
+    assert np.abs(top_after[:4] - top).max() < 0.1 * r and top_after[4] - top[3] > 1.9 * r
+    assert np.abs(bottom_after - bottom[:2]).max() < 0.1 * r
+    assert np.abs(from_edge(before, 8, 1, "top", 0) - top).max() > 0.1 * r
