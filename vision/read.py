@@ -805,6 +805,35 @@ def read_bar(features: SlotFeatures, model: ColourModel, room: dict[int, int], *
     return Bar(totals[LIGHT], totals[DARK], sure, centres, past, beyond)
 
 
+#: How far along its point a checker left apart from its line may stand
+#: off its slot (patch rows, of :data:`PATCH`), either way: :func:`off_its_slot`.
+OFF_SLOT_ROWS = (2, 4, 6)
+
+
+def off_its_slot(features: SlotFeatures, model: ColourModel) -> FloatArray:
+    """(2, 12, S) how well a checker standing off its slot along the point
+    explains each slot, in spreads: the slot's empty look with
+    a checker's look over part of it, moved :data:`OFF_SLOT_ROWS` rows
+    either way (a hand leaves the checkers of a line apart, so the slots
+    laid out for touching checkers each show part of one)."""
+    model = model.resized(features.patches.shape[2])
+    patches, background = features.patches, model.background
+    looks = model.checker_templates(features.on_board(features.slot_xy))
+    # as strictly as the empty look, which the slot mostly shows, is judged
+    spread = np.minimum(model.background_spread[..., None], model.spread)
+    best = np.full(patches.shape[:3], np.inf, np.float32)
+    for colour, look in zip((LIGHT, DARK), looks, strict=True):
+        for shift in (*OFF_SLOT_ROWS, *(-s for s in OFF_SLOT_ROWS)):
+            moved = background.copy()
+            if shift > 0:
+                moved[..., shift:, :, :] = look[..., :-shift, :, :]
+            else:
+                moved[..., :shift, :, :] = look[..., -shift:, :, :]
+            distance = template_distance(patches, moved, max_gain=CHECKER_GAIN) / spread[..., colour]
+            best = np.minimum(best, distance)
+    return best
+
+
 def unexplained_slots(prob: FloatArray, explained: FloatArray, *, config: ReadConfig) -> npt.NDArray[np.bool_]:
     """(2, 12, S) the slots that nothing learned explains: farther than
     ``config.unexplained_spreads`` from every look (``explained``, see
@@ -867,7 +896,8 @@ def read_rectified(
         if weighable.any():
             prob = weigh_rims(prob, rim_strength(board_gradients(), geometry), bare, weighable, cap=config.rim_cap)
     nearest = np.asarray(slot_z.min(axis=-1), np.float32)
-    strange = unexplained_slots(prob, explained, config=config)
+    # a slot that shows part of a checker left apart from its line is no stranger than that checker
+    strange = unexplained_slots(prob, np.minimum(explained, off_its_slot(features, model)), config=config)
     # with the frame before (a fixed camera), only what changed since can be
     # something reaching in: the rest was there when that frame was read
     new = None

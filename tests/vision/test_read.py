@@ -1084,6 +1084,34 @@ def test_something_on_the_frames_inner_rim_is_no_hand_something_across_the_frame
     assert refusal is not None and "frame" in refusal.message
 
 
+def test_checkers_left_apart_from_their_lines_are_read_not_refused_as_something_over_the_board() -> None:
+    """A hand left the checkers of each line apart (a third of a radius
+    between them, as ``bench/loose.py`` has them "apart"): the slots laid out
+    for touching checkers each show part of one, which looked like nothing
+    learned, and the frame was refused as something over the board (top 1,
+    bottom 6). Each fits a checker's look moved along the point over the
+    slot's empty look (:func:`off_its_slot`), and the board is read right."""
+    board = plain_board("felt-green")
+    calibration = calibrated(board)
+    position, mover = game_position(5, 14)
+    layout = light_layout(position, mover)
+    shot = render(
+        layout,
+        rng=np.random.default_rng(5),
+        style=board.style,
+        camera=board.camera,
+        lighting=board.lighting,
+        effects=board.effects,
+        board_seed=board.board_seed,
+        clutter=False,
+        gaps=0.35,
+        gaps_seed=5,
+    )
+    reading = read_board(shot.image, calibration)
+    assert reading.refusal is None, reading.refusal
+    assert reading.layout().top == layout.top and reading.layout().bottom == layout.bottom
+
+
 def test_a_slot_washed_out_by_glare_at_calibration_is_unsure_unless_a_dark_checker_stands_there() -> None:
     """Glare clipped the empty look of two slots to white at calibration:
     the bare slot top 4 is unsure, as it is once the light is dimmer (a
