@@ -810,27 +810,32 @@ def read_bar(features: SlotFeatures, model: ColourModel, room: dict[int, int], *
 OFF_SLOT_ROWS = (2, 4, 6)
 
 
-def off_its_slot(features: SlotFeatures, model: ColourModel) -> FloatArray:
+def off_its_slot(features: SlotFeatures, model: ColourModel, where: BoolArray) -> FloatArray:
     """(2, 12, S) how well a checker standing off its slot along the point
-    explains each slot, in spreads: the slot's empty look with
-    a checker's look over part of it, moved :data:`OFF_SLOT_ROWS` rows
-    either way (a hand leaves the checkers of a line apart, so the slots
-    laid out for touching checkers each show part of one)."""
+    explains each slot ``where`` (2, 12, S) is true (elsewhere inf), in
+    spreads: the slot's empty look with a checker's look over part of it,
+    moved :data:`OFF_SLOT_ROWS` rows either way (a hand leaves the checkers
+    of a line apart, so the slots laid out for touching checkers each show
+    part of one)."""
     model = model.resized(features.patches.shape[2])
-    patches, background = features.patches, model.background
-    looks = model.checker_templates(features.on_board(features.slot_xy))
+    best = np.full(features.patches.shape[:3], np.inf, np.float32)
+    if not where.any():
+        return best
+    patches, background = features.patches[where], model.background[where]
+    looks = model.checker_templates(features.on_board(features.slot_xy[where]))
     # as strictly as the empty look, which the slot mostly shows, is judged
-    spread = np.minimum(model.background_spread[..., None], model.spread)
-    best = np.full(patches.shape[:3], np.inf, np.float32)
+    spread = np.minimum(model.background_spread[where][:, None], model.spread)
+    fits = np.full(len(patches), np.inf, np.float32)
     for colour, look in zip((LIGHT, DARK), looks, strict=True):
         for shift in (*OFF_SLOT_ROWS, *(-s for s in OFF_SLOT_ROWS)):
             moved = background.copy()
             if shift > 0:
-                moved[..., shift:, :, :] = look[..., :-shift, :, :]
+                moved[:, shift:] = look[:, :-shift]
             else:
-                moved[..., :shift, :, :] = look[..., -shift:, :, :]
-            distance = template_distance(patches, moved, max_gain=CHECKER_GAIN) / spread[..., colour]
-            best = np.minimum(best, distance)
+                moved[:, :shift] = look[:, -shift:]
+            distance = template_distance(patches, moved, max_gain=CHECKER_GAIN) / spread[:, colour]
+            fits = np.minimum(fits, distance)
+    best[where] = fits
     return best
 
 
@@ -897,7 +902,8 @@ def read_rectified(
             prob = weigh_rims(prob, rim_strength(board_gradients(), geometry), bare, weighable, cap=config.rim_cap)
     nearest = np.asarray(slot_z.min(axis=-1), np.float32)
     # a slot that shows part of a checker left apart from its line is no stranger than that checker
-    strange = unexplained_slots(prob, np.minimum(explained, off_its_slot(features, model)), config=config)
+    unlike = explained > config.unexplained_spreads
+    strange = unexplained_slots(prob, np.minimum(explained, off_its_slot(features, model, unlike)), config=config)
     # with the frame before (a fixed camera), only what changed since can be
     # something reaching in: the rest was there when that frame was read
     new = None
