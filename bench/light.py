@@ -16,8 +16,6 @@ calibration's light: the light changed between the two. Run::
 
 from __future__ import annotations
 
-import argparse
-import random
 import sys
 import time
 from collections.abc import Callable
@@ -30,7 +28,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))  # bench/vision.py's name would shadow the vision package
 
 from boards import vision_bench  # noqa: E402  (bench/boards.py, beside this file)
-from tally import Tally  # noqa: E402
+from tally import Tally, arguments, calibrated_boards, missed, report  # noqa: E402
 
 from engine.dice import Dice  # noqa: E402
 from engine.legal import legal_plays  # noqa: E402
@@ -75,25 +73,19 @@ def dimmed(rng: np.random.Generator) -> Relight:
     return lambda image: _under(image, np.full(image.shape[:2], light, np.float32))
 
 
+#: What the figures count, printed above them.
+HEADING = "the photo read alone; the move judged against the frame before it, taken in the calibration's light"
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--boards", type=int, default=40, help="boards drawn (default 40)")
-    parser.add_argument("--per-board", type=int, default=5, help="photos per board (default 5)")
-    parser.add_argument("--seed", type=int, default=1, help="seed of the boards (those of bench/vision.py)")
-    parser.add_argument(
-        "--show-errors", action="store_true", help="print every photo refused and every move not identified"
+    args = arguments(
+        __doc__, argv, per_board="photos", show_errors="print every photo refused and every move not identified"
     )
-    args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     started = time.perf_counter()
     kinds = ("as rendered", "a person's shadow", "all darker")
     tallies = {kind: Tally() for kind in kinds}
-    for drawn in range(1, args.boards + 1):
-        np_rng = np.random.default_rng([args.seed, drawn])
-        rng = random.Random(args.seed * 1_000_003 + drawn)
-        board = vision_bench.make_board(np_rng, empty_photo=True)
-        if board is None:
-            continue
+    for drawn, board, rng, np_rng in calibrated_boards(args.seed, args.boards):
         for _ in range(args.per_board):
             position, mover = vision_bench.random_game(rng, rng.randint(0, 60))
             truth: Layout = vision_bench.light_layout(position, mover)
@@ -114,15 +106,8 @@ def main(argv: list[str] | None = None) -> int:
                     print(f"  {kind}: {board.style.name} photo refused: {reading.refusal.message}", file=sys.stderr)
                 verdict = vision_bench.judge_shot(board, position, dice, mover, relight(after), before)
                 if not tallies[kind].judged(verdict, chosen.after) and args.show_errors:
-                    why = verdict.refusal.message if verdict.refusal else "; ".join(map(str, verdict.contradictions))
-                    print(
-                        f"  {kind}: {board.style.name} played {chosen.play}, {verdict.verdict}: {why}", file=sys.stderr
-                    )
-        print(f"  board {drawn}/{args.boards}", file=sys.stderr, flush=True)
-    print(f"light bench: seed {args.seed}, {args.boards} boards, {time.perf_counter() - started:.0f} s")
-    print("  the photo read alone; the move judged against the frame before it, taken in the calibration's light")
-    for kind, tally in tallies.items():
-        print(tally.line(kind))
+                    print(missed(kind, board.style.name, chosen.play, verdict), file=sys.stderr)
+    report("light", args, started, HEADING, tallies)
     return 0
 
 

@@ -17,8 +17,6 @@ as in ``bench/vision.py``; a checker moved onto a line stands after it. Run::
 
 from __future__ import annotations
 
-import argparse
-import random
 import sys
 import time
 from pathlib import Path
@@ -30,7 +28,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))  # bench/vision.py's name would shadow the vision package
 
 from boards import vision_bench  # noqa: E402  (bench/boards.py, beside this file)
-from tally import Tally  # noqa: E402
+from tally import Tally, arguments, calibrated_boards, missed, report  # noqa: E402
 
 from engine.dice import Dice  # noqa: E402
 from engine.legal import legal_plays  # noqa: E402
@@ -41,24 +39,21 @@ from vision.read import read_board  # noqa: E402
 LOOSENESS = {"touching": 0.0, "a little apart": 0.15, "apart": 0.3}
 
 
+#: What the figures count, printed above them.
+HEADING = "the frame before read alone; the move judged against it, the checkers not moved where they stood"
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--boards", type=int, default=40, help="boards drawn (default 40)")
-    parser.add_argument("--per-board", type=int, default=5, help="positions per board (default 5)")
-    parser.add_argument("--seed", type=int, default=1, help="seed of the boards (those of bench/vision.py)")
-    parser.add_argument(
-        "--show-errors", action="store_true", help="print every point read wrong surely and every move not identified"
+    args = arguments(
+        __doc__,
+        argv,
+        per_board="positions",
+        show_errors="print every point read wrong surely and every move not identified",
     )
-    args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     started = time.perf_counter()
     tallies = {kind: Tally() for kind in LOOSENESS}
-    for drawn in range(1, args.boards + 1):
-        np_rng = np.random.default_rng([args.seed, drawn])
-        rng = random.Random(args.seed * 1_000_003 + drawn)
-        board = vision_bench.make_board(np_rng, empty_photo=True)
-        if board is None:
-            continue
+    for drawn, board, rng, _ in calibrated_boards(args.seed, args.boards):
         confident = board.calibration.read.confident
         for taken in range(args.per_board):
             position, mover = vision_bench.random_game(rng, rng.randint(0, 60))
@@ -83,15 +78,8 @@ def main(argv: list[str] | None = None) -> int:
                             print(f"  {kind}: {board.style.name} {where} holds {b}, read {a} surely", file=sys.stderr)
                 verdict = vision_bench.judge_shot(board, position, dice, mover, after, before)
                 if not tallies[kind].judged(verdict, chosen.after) and args.show_errors:
-                    why = verdict.refusal.message if verdict.refusal else "; ".join(map(str, verdict.contradictions))
-                    print(
-                        f"  {kind}: {board.style.name} played {chosen.play}, {verdict.verdict}: {why}", file=sys.stderr
-                    )
-        print(f"  board {drawn}/{args.boards}", file=sys.stderr, flush=True)
-    print(f"loose bench: seed {args.seed}, {args.boards} boards, {time.perf_counter() - started:.0f} s")
-    print("  the frame before read alone; the move judged against it, the checkers not moved where they stood")
-    for kind, tally in tallies.items():
-        print(tally.line(kind))
+                    print(missed(kind, board.style.name, chosen.play, verdict), file=sys.stderr)
+    report("loose", args, started, HEADING, tallies)
     return 0
 
 

@@ -1,12 +1,22 @@
-"""What ``bench/light.py`` and ``bench/loose.py`` count of each kind of
-photo they take of a calibrated board: the photo read alone (refused, or
-its points right and confidently wrong), and the move judged against the
-frame before it (identified, refused, called illegal, taken for another
-play)."""
+"""What ``bench/light.py`` and ``bench/loose.py`` share: their options,
+the calibrated boards of ``bench/vision.py`` they take their photos of,
+and what they count of each kind of photo: the photo read alone
+(refused, or its points right and confidently wrong), and the move judged
+against the frame before it (identified, refused, called illegal, taken
+for another play)."""
 
 from __future__ import annotations
 
+import argparse
+import random
+import sys
+import time
 from collections import Counter
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+from boards import vision_bench
 
 from engine.position import Position
 from vision.judge import PhotoVerdict
@@ -52,3 +62,44 @@ class Tally:
             f"{100 * counted['identified'] / photos:5.1f} %, refused {100 * counted['refused'] / photos:5.1f} %, "
             f"legal called illegal {counted['illegal']}, the wrong play {counted['wrong play']}"
         )
+
+
+def missed(kind: str, style: str, played: str, verdict: PhotoVerdict) -> str:
+    """A verdict that did not identify the play ``played`` on a board of
+    ``style``, and why, on one line (``--show-errors``)."""
+    why = verdict.refusal.message if verdict.refusal else "; ".join(map(str, verdict.contradictions))
+    return f"  {kind}: {style} played {played}, {verdict.verdict}: {why}"
+
+
+def report(bench: str, args: argparse.Namespace, started: float, heading: str, tallies: dict[str, Tally]) -> None:
+    """Print the figures of every kind of photo, under ``heading``, of a
+    bench run with ``args`` (:func:`arguments`) since ``started``."""
+    print(f"{bench} bench: seed {args.seed}, {args.boards} boards, {time.perf_counter() - started:.0f} s")
+    print(f"  {heading}")
+    for kind, tally in tallies.items():
+        print(tally.line(kind))
+
+
+def arguments(doc: str, argv: list[str] | None, *, per_board: str, show_errors: str) -> argparse.Namespace:
+    """The options of a bench described by ``doc``: how many boards, how many
+    ``per_board`` (its help) on each, their seed, and ``--show-errors``."""
+    parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--boards", type=int, default=40, help="boards drawn (default 40)")
+    parser.add_argument("--per-board", type=int, default=5, help=f"{per_board} per board (default 5)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the boards (those of bench/vision.py)")
+    parser.add_argument("--show-errors", action="store_true", help=show_errors)
+    return parser.parse_args(argv)
+
+
+def calibrated_boards(seed: int, count: int) -> Iterator[tuple[int, Any, random.Random, np.random.Generator]]:
+    """``bench/vision.py``'s boards 1 to ``count`` of set ``seed``, each
+    calibrated with a photo of it empty too: its number, the board, and
+    the random streams that drew it, to draw its photos on (a board whose
+    calibration fails is left out); the progress goes to standard error."""
+    for drawn in range(1, count + 1):
+        np_rng = np.random.default_rng([seed, drawn])
+        rng = random.Random(seed * 1_000_003 + drawn)
+        board = vision_bench.make_board(np_rng, empty_photo=True)
+        if board is not None:
+            yield drawn, board, rng, np_rng
+        print(f"  board {drawn}/{count}", file=sys.stderr, flush=True)
