@@ -84,7 +84,7 @@ class SlotFeatures:
         (``rows``, ``cols``), each moved by one of the K :data:`PILE_SHIFTS`,
         turned like ``junctions``."""
         centres = self._junction_xy()[rows, cols][:, None] + PILE_SHIFTS[None, :, None]
-        return self._cut(centres, np.broadcast_to((np.asarray(rows) == 1)[:, None, None], centres.shape[:-1]))
+        return self.cut(centres, np.broadcast_to((np.asarray(rows) == 1)[:, None, None], centres.shape[:-1]))
 
     def past_line(self) -> FloatArray:
         """(2, 12, T, T, 4) patches one pitch past each point's last
@@ -92,7 +92,7 @@ class SlotFeatures:
         where a pile's tenth checker lies when the second layer runs on
         past the line (no reading counts it; a change there between two
         frames shows it laid or taken away). Turned like ``junctions``."""
-        return self._cut(self.past_line_xy, np.broadcast_to(np.array([False, True])[:, None], (2, 12)))
+        return self.cut(self.past_line_xy, np.broadcast_to(np.array([False, True])[:, None], (2, 12)))
 
     @property
     def past_line_xy(self) -> FloatArray:
@@ -105,11 +105,12 @@ class SlotFeatures:
             raise ValueError("these features were measured without their junctions")
         return self.junction_xy
 
-    def _cut(self, xy: FloatArray, bottom: npt.NDArray[np.bool_]) -> FloatArray:
+    def cut(self, xy: FloatArray, bottom: npt.NDArray[np.bool_]) -> FloatArray:
         """Patches (..., T, T, 4) of ``thumbnail`` and ``edges`` around
         ``xy`` (..., 2), those on the bottom row (``bottom`` (...)) turned so
         that the board's edge is up."""
-        assert self.edges is not None  # checked by _junction_xy
+        if self.edges is None:
+            raise ValueError("these features were measured without their edge strength")
         cut = _patches(np.dstack([self.thumbnail, self.edges]), xy, 1.0)
         cut[bottom] = cut[bottom][:, ::-1]
         return cut

@@ -45,6 +45,7 @@ from vision.features import (
 )
 from vision.geometry import BAR_PROBES_PER_PITCH, BoardGeometry, Image, as_points, make_geometry, rectify, working_frame
 from vision.layout import Layout
+from vision.lines import line_shifts, shifted
 from vision.occlusion import (
     borrowed_area,
     care_mask,
@@ -379,6 +380,21 @@ class SlotScores(NamedTuple):
     """(2, 12, S) past a checker, and its far half neither clearly empty nor clearly not (``far_half_doubt``)."""
 
 
+def _class_spreads(model: ColourModel, *, config: ReadConfig) -> FloatArray:
+    """(2, 12, S, 3) the spreads of every slot's empty look and of a light
+    and a dark checker's there, to tell them apart (see :func:`slot_z_scores`)."""
+    bg = model.background_spread
+    cap = config.checker_spread_cap * bg
+    return np.stack([bg, np.minimum(model.spread[1], cap), np.minimum(model.spread[2], cap)], axis=-1)
+
+
+def line_z_scores(features: SlotFeatures, model: ColourModel, *, config: ReadConfig) -> FloatArray:
+    """(2, 12, S, 3) the distances of every slot from its empty look and a
+    light and a dark checker's, each in the spread that tells them apart."""
+    model = model.resized(features.patches.shape[2])
+    return np.asarray(slot_distances(features, model) / _class_spreads(model, config=config), np.float32)
+
+
 def slot_z_scores(features: SlotFeatures, model: ColourModel, *, config: ReadConfig) -> SlotScores:
     """The probabilities and distances in spreads of every slot from the
     empty look and from a light and a dark checker, how well anything
@@ -391,9 +407,7 @@ def slot_z_scores(features: SlotFeatures, model: ColourModel, *, config: ReadCon
     is something else: on a board whose checkers vary much (ringed faces,
     glare, a tilted view), a checker is no stranger than its kind."""
     model = model.resized(features.patches.shape[2])
-    bg = model.background_spread
-    cap = config.checker_spread_cap * bg
-    spread = np.stack([bg, np.minimum(model.spread[1], cap), np.minimum(model.spread[2], cap)], axis=-1)
+    spread = _class_spreads(model, config=config)
     distances = slot_distances(features, model)
     patches = features.patches
     # the slot past a checker may show that checker's shadow (a low light)
@@ -839,6 +853,38 @@ def off_its_slot(features: SlotFeatures, model: ColourModel, where: BoolArray) -
     return best
 
 
+def _follow_lines(
+    features: SlotFeatures, model: ColourModel, scores: SlotScores, *, config: ReadConfig, borrowed: BoolArray | None
+) -> tuple[SlotFeatures, ColourModel, SlotScores]:
+    """``features`` and ``model`` with the slots of each point moved onto
+    the checkers of its line where they stand apart (:mod:`vision.lines`),
+    and the slots' scores there (else ``scores``). The slots past the line
+    read lie just past its last checker, where the board shows; where a
+    checker shows there instead, the slots followed no line of checkers
+    standing apart but a pile squeezed into one long line (each checker
+    overlapping the next), and the point keeps the slots it had."""
+    z_scores = functools.partial(line_z_scores, config=config)
+    shifts = line_shifts(features, model, z_scores, fits=config.loose_fit_spreads)
+    if not shifts.any():
+        return features, model, scores
+    moved = shifted(features, model, shifts)
+    moved_scores = slot_z_scores(*moved, config=config)
+    counts = np.abs(_read_points(moved_scores.prob, config=config, borrowed=borrowed)[0])
+    last = np.take_along_axis(shifts, np.maximum(counts - 1, 0)[..., None], axis=-1)
+    past = np.arange(shifts.shape[2]) >= counts[..., None]
+    ended = np.where(past & (counts[..., None] > 0), last, shifts)
+    if (ended == shifts).all():
+        return *moved, moved_scores
+    moved = shifted(features, model, ended)
+    moved_scores = slot_z_scores(*moved, config=config)
+    squeezed = np.abs(_read_points(moved_scores.prob, config=config, borrowed=borrowed)[0]) != counts
+    if not squeezed.any():
+        return *moved, moved_scores
+    ended[squeezed] = 0
+    moved = shifted(features, model, ended)
+    return *moved, slot_z_scores(*moved, config=config)
+
+
 def unexplained_slots(prob: FloatArray, explained: FloatArray, *, config: ReadConfig) -> npt.NDArray[np.bool_]:
     """(2, 12, S) the slots that nothing learned explains: farther than
     ``config.unexplained_spreads`` from every look (``explained``, see
@@ -892,9 +938,12 @@ def read_rectified(
         return refused_reading(refusal, geometry, rectified)
     lab = to_lab(rectified)
     features = measure(rectified, geometry, empty=empty, lab=lab)
+    scores = slot_z_scores(features, model, config=config)
+    if empty is not None:  # where a hand left a line's checkers apart, its slots follow them
+        features, model, scores = _follow_lines(features, model, scores, config=config, borrowed=borrowed)
     # the rims' gradients, made once a frame where the rims are weighed or a pile's layer is unclear
     board_gradients = functools.cache(functools.partial(gradients, rectified, lab=lab))
-    prob, slot_z, explained, doubtful = slot_z_scores(features, model, config=config)
+    prob, slot_z, explained, doubtful = scores
     bare = loaded(reference)
     if bare is not None:
         weighable = in_doubt(prob, bare, doubt=config.rim_doubt)

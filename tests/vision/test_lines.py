@@ -1,0 +1,91 @@
+"""Slots that follow the checkers of a line left apart (vision.lines)."""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import pytest
+
+from tests.vision.vision_boards import START, calibrated, game_position, light_layout, plain_board
+from vision.calibration import Calibration
+from vision.features import PATCH, SlotFeatures, measure
+from vision.geometry import rectify
+from vision.layout import Layout
+from vision.lines import line_shifts, shifted
+from vision.read import line_z_scores, read_board
+from vision.render import render
+
+
+def _shot(calibration: Calibration, style: str, layout: Layout, seed: int, **gaps: float) -> np.ndarray:
+    board = plain_board(style)
+    return render(
+        layout,
+        rng=np.random.default_rng(seed),
+        style=board.style,
+        camera=board.camera,
+        lighting=board.lighting,
+        effects=board.effects,
+        board_seed=board.board_seed,
+        clutter=False,
+        **gaps,  # type: ignore[arg-type]
+    ).image
+
+
+def _features(calibration: Calibration, image: np.ndarray) -> SlotFeatures:
+    geometry = calibration.geometry
+    return measure(rectify(image, geometry), geometry, empty=calibration.empty_board)
+
+
+def _shifts(calibration: Calibration, features: SlotFeatures) -> np.ndarray:
+    z_scores = functools.partial(line_z_scores, config=calibration.read)
+    return line_shifts(features, calibration.colours, z_scores, fits=calibration.read.loose_fit_spreads)
+
+
+def test_a_slot_moved_a_whole_pitch_along_its_point_is_the_next_slot() -> None:
+    """The slots of a point lie end to end, a patch's height apart: moved
+    that far, a slot's patch, its empty looks and its place are the next
+    slot's, on both rows (the bottom row's patches are turned)."""
+    calibration = calibrated(plain_board("wood"))
+    features = _features(calibration, _shot(calibration, "wood", START, 1))
+    model = calibration.colours.resized(features.patches.shape[2])
+    shifts = np.zeros(features.patches.shape[:3], np.int64)
+    shifts[:, :, 1] = PATCH
+    moved, moved_model = shifted(features, model, shifts)
+    np.testing.assert_allclose(moved.patches[:, :, 1], features.patches[:, :, 2], atol=0.01)
+    np.testing.assert_allclose(moved.slot_xy[:, :, 1], features.slot_xy[:, :, 2], atol=0.01)
+    np.testing.assert_array_equal(moved_model.background[:, :, 1], model.background[:, :, 2])
+    np.testing.assert_allclose(moved.patches[:, :, 0], features.patches[:, :, 0], atol=0.01)
+    np.testing.assert_array_equal(moved_model.background[:, :, 0], model.background[:, :, 0])
+
+
+@pytest.mark.parametrize("style", ["felt-green", "wood", "dark-felt"])
+def test_a_tidy_board_and_its_piles_keep_their_slots(style: str) -> None:
+    """Touching checkers fit their slots: none moves, on lines nor piles
+    (a pile's upper layer lies half a pitch past each slot, and the slots
+    must not walk onto it)."""
+    calibration = calibrated(plain_board(style))
+    piles = Layout(top=(-7, 0, 0, 0, 0, 0, 0, -3, 0, 0, 0, 6), bottom=(5, 0, 0, 0, 0, -5, 0, 0, 0, 4, 0, 0))
+    for layout in (START, piles):
+        shifts = _shifts(calibration, _features(calibration, _shot(calibration, style, layout, 2)))
+        assert not shifts.any(), np.argwhere(shifts.any(axis=-1))
+
+
+def test_checkers_left_well_apart_are_read_and_their_slots_follow_them() -> None:
+    """A hand left the checkers of each line well apart (0.4 of a radius
+    between them on average): the slots laid out for touching checkers
+    showed the gaps as something unlike the board and the frame was
+    refused (top 12, bottom 12). The slots of each line now follow its
+    checkers, each no nearer the edge than the one before it, and the board
+    is read right."""
+    calibration = calibrated(plain_board("felt-green"))
+    position, mover = game_position(3, 14)
+    layout = light_layout(position, mover)
+    image = _shot(calibration, "felt-green", layout, 3, gaps=0.4, gaps_seed=2)
+    shifts = _shifts(calibration, _features(calibration, image))
+    assert (np.diff(shifts, axis=-1) >= 0).all()
+    lines = np.abs(np.array([layout.top, layout.bottom])) >= 3
+    assert (shifts[lines].max(axis=-1) > 0).sum() >= lines.sum() // 2
+    reading = read_board(image, calibration)
+    assert reading.refusal is None, reading.refusal
+    assert (reading.layout().top, reading.layout().bottom) == (layout.top, layout.bottom)
