@@ -14,22 +14,6 @@ from vision.geometry import rectify
 from vision.layout import Layout
 from vision.lines import line_shifts, shifted
 from vision.read import line_z_scores, read_board
-from vision.render import render
-
-
-def _shot(calibration: Calibration, style: str, layout: Layout, seed: int, **gaps: float) -> np.ndarray:
-    board = plain_board(style)
-    return render(
-        layout,
-        rng=np.random.default_rng(seed),
-        style=board.style,
-        camera=board.camera,
-        lighting=board.lighting,
-        effects=board.effects,
-        board_seed=board.board_seed,
-        clutter=False,
-        **gaps,  # type: ignore[arg-type]
-    ).image
 
 
 def _features(calibration: Calibration, image: np.ndarray) -> SlotFeatures:
@@ -47,7 +31,7 @@ def test_a_slot_moved_a_whole_pitch_along_its_point_is_the_next_slot() -> None:
     that far, a slot's patch, its empty looks and its place are the next
     slot's, on both rows (the bottom row's patches are turned)."""
     calibration = calibrated(plain_board("wood"))
-    features = _features(calibration, _shot(calibration, "wood", START, 1))
+    features = _features(calibration, plain_board("wood").shoot(START, 1).image)
     model = calibration.colours.resized(features.patches.shape[2])
     shifts = np.zeros(features.patches.shape[:3], np.int64)
     shifts[:, :, 1] = PATCH
@@ -67,7 +51,7 @@ def test_a_tidy_board_and_its_piles_keep_their_slots(style: str) -> None:
     calibration = calibrated(plain_board(style))
     piles = Layout(top=(-7, 0, 0, 0, 0, 0, 0, -3, 0, 0, 0, 6), bottom=(5, 0, 0, 0, 0, -5, 0, 0, 0, 4, 0, 0))
     for layout in (START, piles):
-        shifts = _shifts(calibration, _features(calibration, _shot(calibration, style, layout, 2)))
+        shifts = _shifts(calibration, _features(calibration, plain_board(style).shoot(layout, 2).image))
         assert not shifts.any(), np.argwhere(shifts.any(axis=-1))
 
 
@@ -81,7 +65,7 @@ def test_checkers_left_well_apart_are_read_and_their_slots_follow_them() -> None
     calibration = calibrated(plain_board("felt-green"))
     position, mover = game_position(3, 14)
     layout = light_layout(position, mover)
-    image = _shot(calibration, "felt-green", layout, 3, gaps=0.4, gaps_seed=2)
+    image = plain_board("felt-green").shoot(layout, 3, gaps=0.4, gaps_seed=2).image
     shifts = _shifts(calibration, _features(calibration, image))
     assert (np.diff(shifts, axis=-1) >= 0).all()
     lines = np.abs(np.array([layout.top, layout.bottom])) >= 3

@@ -1095,18 +1095,7 @@ def test_checkers_left_apart_from_their_lines_are_read_not_refused_as_something_
     calibration = calibrated(board)
     position, mover = game_position(5, 14)
     layout = light_layout(position, mover)
-    shot = render(
-        layout,
-        rng=np.random.default_rng(5),
-        style=board.style,
-        camera=board.camera,
-        lighting=board.lighting,
-        effects=board.effects,
-        board_seed=board.board_seed,
-        clutter=False,
-        gaps=0.35,
-        gaps_seed=5,
-    )
+    shot = board.shoot(layout, 5, gaps=0.35, gaps_seed=5)
     reading = read_board(shot.image, calibration)
     assert reading.refusal is None, reading.refusal
     assert reading.layout().top == layout.top and reading.layout().bottom == layout.bottom

@@ -33,7 +33,11 @@ class Board:
     effects: Effects
     board_seed: int
 
-    def shoot(self, layout: Layout, seed: int, *, occlusion: str = "none") -> Rendered:
+    def shoot(
+        self, layout: Layout, seed: int, *, occlusion: str = "none", gaps: float = 0.0, gaps_seed: int | None = None
+    ) -> Rendered:
+        """A photo of ``layout``, drawn from ``seed``; ``gaps``: how far apart
+        the checkers of a line stand, as ``gaps_seed`` places them (see :func:`render`)."""
         return render(
             layout,
             rng=np.random.default_rng(seed),
@@ -44,6 +48,8 @@ class Board:
             board_seed=self.board_seed,
             occlusion=occlusion,  # type: ignore[arg-type]
             clutter=False,
+            gaps=gaps,
+            gaps_seed=gaps_seed,
         )
 
     @property
