@@ -57,11 +57,11 @@ def test_a_tidy_board_and_its_piles_keep_their_slots(style: str) -> None:
 
 def test_checkers_left_well_apart_are_read_and_their_slots_follow_them() -> None:
     """A hand left the checkers of each line well apart (0.4 of a radius
-    between them on average): the slots laid out for touching checkers
-    showed the gaps as something unlike the board and the frame was
-    refused (top 12, bottom 12). The slots of each line now follow its
-    checkers, each no nearer the edge than the one before it, and the board
-    is read right."""
+    between them on average): the slots laid out for touching checkers each
+    showed part of one, the lines were read long, and the frame was refused
+    as 21 dark checkers on the board (B4). The slots of each line now follow
+    its checkers, each no nearer the edge than the one before it, and the
+    board is read right."""
     calibration = calibrated(plain_board("felt-green"))
     position, mover = game_position(3, 14)
     layout = light_layout(position, mover)
