@@ -8,9 +8,15 @@ like nothing learned. So each point's slots follow its line, from the
 edge: a slot where no checker's look fits closely moves up to
 :data:`MOST_GAP_ROWS` ninths of a pitch farther than the one before it,
 to where one fits best (each row moved costs a little) if one fits
-closely there, and the slots past the line keep the line's last shift. A pile's checkers overlap: where
-a checker lies across the end of the line so far (one of a pile's upper
-layer, or of a pile squeezed into one long line), the slots stay. The
+closely there, and the slots past the line keep the line's last shift.
+Past the first slot, a slot whose place fits the bare point better than a
+checker's look fits anywhere it may move ends the line there: the tip of
+the point beyond may look a little like a checker. A pile's checkers
+overlap: where a checker lies across the end of the line so far (one of a
+pile's upper layer, or of a pile squeezed into one long line), the slots
+stay; and where the line then finds no checker ahead, it was a pile from
+the first slot (its upper layer, seen at a slant, lies past the slots it
+rests between and drew them out): all its slots stay where they were. The
 empty look moves with the slot (the slots' empty looks lie end to end
 along the point), so a bare point reads as bare wherever its slots lie.
 """
@@ -126,6 +132,7 @@ def line_shifts(
     following = np.ones((2, 12), np.bool_)
     steps = np.arange(MOST_GAP_ROWS + 1)
     line = min(slots, LINE)
+    pile = np.zeros((2, 12), np.bool_)
     for k in range(line):
         so_far = shifts[:, :, k - 1] if k else shifts[:, :, 0]
         # the shifts slot k may take, and half a pitch before it: where the
@@ -139,13 +146,21 @@ def line_shifts(
         z, checker, at = z[..., 1:, :], checker[..., 1:], at[..., 1:]
         best = np.argmin(checker + SHIFT_COST_SPREADS * steps, axis=-1)[..., None]
         # where a checker fits closely where it stands, it stays; elsewhere
-        # it moves only to where one does
-        nowhere = np.take_along_axis(checker, best, axis=-1)[..., 0] > fits
-        best[(checker[..., 0] <= fits) | piled | nowhere] = 0
+        # it moves only to where one does, and fits better than the bare
+        # point where it stands (past the line's first slot: there the line
+        # ends)
+        fit = np.take_along_axis(checker, best, axis=-1)[..., 0]
+        nowhere = fit > fits
+        bare = (fit >= z[..., 0, EMPTY]) & (k > 0)
+        best[(checker[..., 0] <= fits) | piled | nowhere | bare] = 0
         following &= np.take_along_axis(checker < z[..., EMPTY], best, axis=-1)[..., 0]
+        # a checker across the end of the line so far, and none closely
+        # ahead while the line goes on: the slots followed a pile's upper layer
+        pile |= piled & nowhere & following
         shifts[:, :, k:] = np.where(following, np.take_along_axis(at, best, axis=-1)[..., 0], so_far)[..., None]
         if not following.any():
             break
+    shifts[pile] = 0
     return shifts
 
 
