@@ -6,7 +6,9 @@ as the daylight fades. The boards are those of ``bench/vision.py`` (each
 random style, camera, light and lens, calibrated with a photo of the empty
 board too); each photo is read as rendered, under a person's shadow (the
 linear light scaled by 0.35 to 0.7 beyond a random line, its edge soft over
-half a checker to three), and all darker (0.6 to 0.8). The judge compares
+half a checker to three), all darker (0.6 to 0.8) and all brighter (1.2
+to 1.5: a lamp switched on; what the locked exposure cannot hold clips
+white). The judge compares
 the photo after a random legal play with the frame before it, taken in the
 calibration's light: the light changed between the two. Run::
 
@@ -67,9 +69,10 @@ def shadow_over(board: object, rng: np.random.Generator) -> Relight:
     return relight
 
 
-def dimmed(rng: np.random.Generator) -> Relight:
-    """The whole scene darker: the linear light scaled by 0.6 to 0.8 (the evening)."""
-    light = rng.uniform(0.6, 0.8)
+def evenly(rng: np.random.Generator, low: float, high: float) -> Relight:
+    """The whole scene's linear light scaled by ``low`` to ``high``: below 1
+    the evening, above 1 a lamp switched on."""
+    light = rng.uniform(low, high)
     return lambda image: _under(image, np.full(image.shape[:2], light, np.float32))
 
 
@@ -83,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     cv2.setNumThreads(1)
     started = time.perf_counter()
-    kinds = ("as rendered", "a person's shadow", "all darker")
+    kinds = ("as rendered", "a person's shadow", "all darker", "all brighter")
     tallies = {kind: Tally() for kind in kinds}
     for drawn, board, rng, np_rng in calibrated_boards(args.seed, args.boards):
         for _ in range(args.per_board):
@@ -97,7 +100,8 @@ def main(argv: list[str] | None = None) -> int:
             changes: dict[str, Relight] = {
                 kinds[0]: lambda image: image,
                 kinds[1]: shadow_over(board, light_rng),
-                kinds[2]: dimmed(light_rng),
+                kinds[2]: evenly(light_rng, 0.6, 0.8),
+                kinds[3]: evenly(light_rng, 1.2, 1.5),
             }
             for kind, relight in changes.items():
                 reading = read_board(relight(before), board.calibration)

@@ -251,9 +251,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--dump",
         metavar="DIR",
-        help="write the photos read wrong or refused, those judged wrong or refused with the frame before, "
-        "the moves played one pip too far that passed as legal and the hands over the board not refused (before "
-        "and after the move), to DIR, each with its calibration and true layout",
+        help="write the photos read wrong or refused, those judged wrong or refused with the frame before "
+        "(also in changed light), the moves played one pip too far that passed as legal and the hands over the "
+        "board not refused (before and after the move), to DIR, each with its calibration and true layout",
     )
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
@@ -399,12 +399,16 @@ def main(argv: list[str] | None = None) -> int:
             # own seed: the photos above and below stay as they were)
             light_rng = np.random.default_rng([args.seed, boards_drawn, photos, 1])
             lit_board = replace(board, lighting=board.lighting.changed(light_rng))
-            lit = judge_shot(board, position, dice, mover, shoot(lit_board, after_layout, light_rng), image)
+            lit_image = shoot(lit_board, after_layout, light_rng)
+            lit = judge_shot(board, position, dice, mover, lit_image, image)
             lit_right = names(lit, chosen.after)
             relit["wrong play" if lit.verdict == "legal" and not lit_right else lit.verdict] += 1
             if args.show_errors and not lit_right:
                 why = lit.refusal.message[:160] if lit.refusal else ""
                 print(f"  {name} photo {photos}: {chosen.play} in changed light judged {lit.verdict} {why}")
+            if args.dump and not lit_right:
+                case = (position, dice, mover)
+                dump_judged(Path(args.dump), f"relit_{photos:05d}", (lit_image, image), board, case, chosen.after)
             # a hand resting over the board after the move when the button is
             # pressed: a refusal, never a verdict (its own seed: the photos
             # above and below stay as they were)
