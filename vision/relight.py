@@ -31,8 +31,9 @@ FloatArray = npt.NDArray[np.float32]
 
 #: ``L + 16`` in CIE units, in OpenCV's 8-bit Lab scale (L 0..255).
 _L_OFFSET = 16 * 255 / 100
-#: The factor on ``L + 16`` and the chroma: the frame up to this much brighter ...
-MIN_FACTOR = 0.9
+#: The factor on ``L + 16`` and the chroma: the frame up to this much brighter
+#: (a lamp's pool of light, twice the calibration's) ...
+MIN_FACTOR = 0.8
 #: ... and this much darker than the calibration (a third of its light or so).
 MAX_FACTOR = 1.45
 #: A bare place keeps its chroma within this (Lab) once the factor is applied.
