@@ -32,7 +32,8 @@ FloatArray = npt.NDArray[np.float32]
 #: ``L + 16`` in CIE units, in OpenCV's 8-bit Lab scale (L 0..255).
 _L_OFFSET = 16 * 255 / 100
 #: The factor on ``L + 16`` and the chroma: the frame up to this much brighter
-#: (a lamp's pool of light, twice the calibration's) ...
+#: (a lamp's pool of light: twice the light is 1.26 on L + 16; at 1 / 0.7 a
+#: hand over a wooden board passed for light) ...
 MIN_FACTOR = 0.8
 #: ... and this much darker than the calibration (a third of its light or so).
 MAX_FACTOR = 1.45
