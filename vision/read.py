@@ -67,6 +67,7 @@ from vision.refusal import (
     check_exposure,
     check_occlusion,
     check_sharpness,
+    light_changed,
     straighten_hint,
 )
 from vision.rims import gradients, in_doubt, layer_rims, loaded, rim_strength, weigh_rims
@@ -1324,7 +1325,7 @@ def read_board(image: Image, calibration: Calibration, *, since: Reading | None 
     geometry = calibration.geometry
     rectified, refusal = check_frame(image, calibration)
     if refusal is not None:
-        return refused_reading(refusal, geometry, rectified)
+        return refused_reading(_light_hinted(refusal, rectified, calibration), geometry, rectified)
     colours = calibration.colours
     off = None
     if calibration.tray is not None:
@@ -1344,7 +1345,19 @@ def read_board(image: Image, calibration: Calibration, *, since: Reading | None 
         hold=hold,
     )
     log.debug("read %s uncertain %s off %s", reading.counts.tolist(), reading.uncertain, reading.off)
+    if reading.refusal is not None:
+        reading = replace(reading, refusal=_light_hinted(reading.refusal, rectified, calibration))
     return reading
+
+
+def _light_hinted(refusal: Refusal, rectified: Image, calibration: Calibration) -> Refusal:
+    """``refusal``, where it sees something over the board, with the hint
+    that the light changed since calibration where it did
+    (:func:`vision.refusal.light_changed`)."""
+    if refusal.reason != "hand_over_board":
+        return refusal
+    hint = light_changed(rectified, config=calibration.refusal, reference=calibration.reference)
+    return replace(refusal, message=refusal.message + hint) if hint else refusal
 
 
 def refused_reading(refusal: Refusal, geometry: BoardGeometry, rectified: Image | None = None) -> Reading:

@@ -50,6 +50,9 @@ class RefusalConfig:
     min_lightness_ratio: float = 0.45
     #: Share of the playing area's pixels clipped at white above this: blown out.
     max_clipped: float = 0.25
+    #: Median lightness this share or more above or below the calibration's:
+    #: a refusal of something over the board says the light changed too.
+    light_changed_share: float = 0.15
     #: Edge sharpness below this share of the calibration's: blurred.
     min_sharpness_ratio: float = 0.55
     #: Edge sharpness below this with no calibration reference: blurred.
@@ -287,6 +290,24 @@ def check_exposure(
     if clipped > config.max_clipped:
         return Refusal("blown_out", f"the board is blown out ({clipped:.0%} of it clipped white)")
     return None
+
+
+def light_changed(rectified: Image, *, config: RefusalConfig, reference: dict[str, Any] | None) -> str:
+    """Where the board is much brighter or darker than at calibration (its
+    median lightness by ``config.light_changed_share`` or more), a hint for
+    a refusal of something over the board: the change of light may be all
+    that departs from the board (a lamp switched on, the evening), which
+    calibrating again under it takes away; else ""."""
+    if not reference or not reference.get("lightness"):
+        return ""
+    change = exposure(rectified)[0] / float(reference["lightness"]) - 1
+    if abs(change) < config.light_changed_share:
+        return ""
+    how = "brighter" if change > 0 else "darker"
+    return (
+        f"; the board is also {abs(change):.0%} {how} than at calibration, so if nothing is there, "
+        "the light changed: calibrate again in this light"
+    )
 
 
 def check_sharpness(rectified: Image, *, reference: dict[str, Any] | None, config: RefusalConfig) -> Refusal | None:

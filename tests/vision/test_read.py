@@ -645,6 +645,24 @@ def test_refuses_a_hand_an_arm_or_a_cup_over_the_board(occlusion: str, seed: int
     assert reading.to_json()["refused"] == "hand_over_board"
 
 
+def test_a_hand_over_a_board_much_brighter_than_at_calibration_is_refused_saying_the_light_changed() -> None:
+    """Something seen over the board in a frame much brighter than at
+    calibration may be no more than the light (a lamp switched on): the
+    refusal says so, and how to take it away; in the calibration's light
+    it does not."""
+    board = plain_board("wood")
+    calibration = calibrated(board)
+    position, mover = game_position(51, 10)
+    image = board.shoot(light_layout(position, mover), 51, occlusion="hand").image
+    as_calibrated = read_board(image, calibration).refusal
+    assert as_calibrated is not None and as_calibrated.reason == "hand_over_board"
+    assert "calibrat" not in as_calibrated.message
+    brighter = np.asarray(np.clip(image.astype(np.float32) * 1.3, 0, 255), np.uint8)
+    refusal = read_board(brighter, calibration).refusal
+    assert refusal is not None and refusal.reason == "hand_over_board"
+    assert "brighter than at calibration" in refusal.message and "calibrate again" in refusal.message
+
+
 @pytest.mark.parametrize("rims", [None, (7, 0.9)])
 def test_a_cup_read_as_a_line_of_checkers_is_refused_by_its_junctions(
     rims: tuple[int, float] | None, monkeypatch: pytest.MonkeyPatch
