@@ -738,7 +738,8 @@ def _layer_threshold(ratio: FloatArray, *, config: ReadConfig) -> float:
 class Bar:
     """What :func:`read_bar` found: light and dark checkers counted, how
     sure, the colour of the checker centred on each probe (B,) (LIGHT, DARK
-    or 0; also those past the room the points leave), and of those past
+    or 0; also those past the room the points leave, but for what fits
+    neither the empty bar nor a checker closely), and of those past
     the room, how many of each colour look like checkers (``past``) and
     how many look nothing like the empty bar (``beyond``; beside a checker
     on the bar, its shadow and side, read as dark checkers, do not)."""
@@ -812,6 +813,10 @@ def read_bar(features: SlotFeatures, model: ColourModel, room: dict[int, int], *
             if colour == DARK and np.count_nonzero(centres[max(i - touch, 0) : i + touch + 1]) > 1:
                 unlike &= bool(z[i, colour] < config.beside_fit_spreads or z[i, EMPTY] > config.shadow_spreads)
             beyond[colour] += int(unlike)
+            # ... and where it fits no checker's look closely either, it is
+            # judged as the bare bar (a hand lying there is no checker)
+            if unlike and z[i, colour] > config.loose_fit_spreads:
+                centres[i] = 0
             continue
         totals[colour] += 1
         sure = min(sure, float(prob[i, colour]))

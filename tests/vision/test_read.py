@@ -1232,7 +1232,8 @@ def _bar(looks: dict[int, tuple[float, float]], room: dict[int, int]) -> Bar:
 
 def test_beside_a_checker_on_the_bar_only_a_dark_checker_unlike_its_shadow_counts_past_the_room() -> None:
     """B4: past the room the points leave, what looks unlike the bare bar
-    counts (a point is misread, or a hand lies there). Beside a checker
+    counts (a point is misread, or a hand lies there), and where it fits
+    no checker closely, it is judged as the bare bar. Beside a checker
     on the bar lie its shadow and side, which pass for a dark checker
     nearly as well as for the bare bar: they do not count, a dark checker
     that fits its own look closely does. Light checkers side by side (a
@@ -1244,6 +1245,14 @@ def test_beside_a_checker_on_the_bar_only_a_dark_checker_unlike_its_shadow_count
     assert _bar({14: (-26, 0)}, {LIGHT: 0, DARK: 0}).beyond[DARK] == 1  # alone, it is no shadow
     palm = _bar({10: (30, 0), 14: (30, 0), 18: (30, 0)}, {LIGHT: 0, DARK: 0})
     assert palm.beyond[LIGHT] == 3
+    # what counts and fits no checker's look closely is judged as the bare
+    # bar, pixel by pixel: no checker is pasted there (a hand lying on the
+    # bar, read as two dark checkers past the room, hid behind them: bench
+    # seed 1, photo 277); a checker that fits closely (a point misread) and
+    # a shadow are pasted as checkers
+    assert not palm.centres.any()
+    assert _bar({10: (40, 0), 14: (-38, 0)}, {LIGHT: 1, DARK: 0}).centres[14] == DARK
+    assert shadow.centres[14] == DARK
     refusal = _check_too_many({LIGHT: 15, DARK: 15}, palm, config=ReadConfig())
     assert refusal is not None and refusal.reason == "hand_over_board"
 
