@@ -305,8 +305,8 @@ def light_changed(rectified: Image, *, config: RefusalConfig, reference: dict[st
         return ""
     how = "brighter" if change > 0 else "darker"
     return (
-        f"; the board is also {abs(change):.0%} {how} than at calibration, so if nothing is there, "
-        "the light changed: calibrate again in this light"
+        f"; the board is also {abs(change):.0%} {how} than at calibration: "
+        "if that is all that changed, calibrate again in this light"
     )
 
 
