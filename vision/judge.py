@@ -640,6 +640,7 @@ def judge_reading(
     scores: list[_Score] = []
     for layout, members in groups.items():
         states = layout_states(layout, slots)
+        counts = np.array([layout.top, layout.bottom], np.int64)
         known = states != UNKNOWN
         p = np.take_along_axis(prob, np.maximum(states, 0)[..., None].astype(np.intp), axis=-1)[..., 0]
         p = np.where(known & ~(as_before & (states == before_states)), p, 1.0)
@@ -726,6 +727,24 @@ def judge_reading(
             source[:, 1:] = np.maximum(source[:, 1:], moving[:, :-1] * across)
             source[:, :-1] = np.maximum(source[:, :-1], moving[:, 1:] * across)
             source[:, :, 1:] = np.maximum(source[:, :, 1:], moving[:, :, :-1])
+            # ... and a pile the outcome lays a checker on or takes one from
+            # changes no slot's state, but where its slots changed clearly,
+            # its upper layer, seen to the side, may lie over part of the slot
+            # beside each: a change there less than a change of state to the
+            # pile's colour leaves that slot as it was, however unsurely it is
+            # read (a checker laid one point further instead leaves the
+            # pile's slots as they were)
+            restacked = (counts != before_counts) & ~must_change.any(axis=-1)
+            layer = restacked[..., None] & (changes.distance > config.min_change)
+            layered = np.zeros_like(moving)
+            for pile_colour, mine in ((LIGHT, counts > 0), (DARK, counts < 0)):
+                over = np.zeros_like(layer)
+                over[:, 1:] |= (layer & mine[..., None])[:, :-1] & across
+                over[:, :-1] |= (layer & mine[..., None])[:, 1:] & across
+                covering = config.changed_share * change_to(np.full_like(start, pile_colour))
+                layered = np.maximum(layered, np.where(over, covering, 0.0))
+            settled |= kept & (changes.distance < layered)
+            source = np.maximum(source, layered)
             otherwise = kept & (p < 0.5) & ~ended & ~(source > changes.distance)
             unexplained = otherwise & ~settled
             # where the move shows only faintly, a faint change read otherwise
@@ -758,7 +777,6 @@ def judge_reading(
                     & ~(source > changes.distance)
                     & (seen_reading.slot_z.min(axis=-1) <= config.changed_proof_spreads)
                 )
-        counts = np.array([layout.top, layout.bottom], np.int64)
         # the slots this outcome changes: the photo must show the move surely
         moved = known & (before_states != UNKNOWN) & (states != before_states)
         weak = (((p < config.support) | (moved & (p < config.move_support))) & ~shown & ~ended & ~settled) | unexplained

@@ -401,6 +401,35 @@ def test_a_checker_moved_that_no_outcome_moves_is_illegal_where_its_slot_changed
             assert verdict.verdict == "legal" and verdict.play == play, verdict.refusal
 
 
+def test_a_checker_laid_on_a_pile_may_change_the_slot_beside_it_but_one_laid_there_instead_is_illegal() -> None:
+    """A checker laid on a pile of five, seen to the side by a slanted
+    camera, lies over part of the corner checker on the next point, whose
+    slot then changes and is read as hardly a checker: the pile's slots
+    changed too, and the corner's by less than a change of state to the
+    pile's colour, so the move is identified, not refused (bench/vision.py
+    seed 5, photo 94, drawn again on its board with three seeds: each was
+    refused). The checker laid on that corner instead, hitting (one pip
+    further than any legal play), changes it by a whole change of state
+    and leaves the pile as it was: that is illegal."""
+    look, start, _ = bench_board(5, 10)
+    calibration = calibrate(start.image, start.corners, tray=start.tray)
+    position, dice = Position.from_id("7+kAoCC++wIAAQ"), Dice(2, 3)
+    play = next(lp for lp in legal_plays(position, dice) if str(lp.play) == "19/17 5/2")
+    assert position.them[24] == 1 and play.after.me[2] == 6  # a dark blot on the corner beside the pile of six
+    me, them = list(_one_pip_further(play.after, 2).me), list(play.after.them)
+    them[24], them[25] = 0, 1
+    hit = Position(tuple(me), tuple(them))
+    for seed in (2, 4, 7):
+        before = render(light_layout(position, "light"), rng=np.random.default_rng([seed, 0]), **look).image
+        for shown, legal in ((play.after, True), (hit, False)):
+            image = render(light_layout(shown, "light"), rng=np.random.default_rng([seed, 1]), **look).image
+            verdict = judge_photo(position, dice, image, calibration=calibration, before_image=before)
+            if legal:
+                assert verdict.verdict == "legal" and verdict.play == play, (seed, verdict.refusal)
+            else:
+                assert verdict.verdict == "illegal", (seed, verdict.refusal)
+
+
 def test_a_sleeve_read_as_checkers_is_no_proof_of_an_illegal_move() -> None:
     """A sleeve over the points beside the bar, read as lines of checkers
     of its colour, changed its slots as checkers laid there would: that
