@@ -679,8 +679,14 @@ def judge_reading(
             # change of state is small, one that changed more than that); but
             # where the slot is read as another state, only if it changed more
             # as the move would change it than as the third state would (a
-            # checker taken away by a hit is no checker laid there)
-            third = change_to(np.clip(3 - start - np.maximum(states, 0), 0, 2))
+            # checker taken away by a hit is no checker laid there); no move
+            # lays a checker of the side not on roll, so where the third state
+            # is one, it is no other reading of the change (a checker taken
+            # off a point whose empty look was borrowed may change it more
+            # than the learned looks say either change would)
+            third_state = np.clip(3 - start - np.maximum(states, 0), 0, 2)
+            waiting = DARK if mover == "light" else LIGHT
+            third = np.where(third_state == waiting, np.inf, change_to(third_state))
             # the slot looks clearly more like the outcome's state than any other
             others = prob.copy()
             np.put_along_axis(others, np.maximum(states, 0)[..., None].astype(np.intp), 0.0, axis=-1)

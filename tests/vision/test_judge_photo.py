@@ -225,15 +225,29 @@ def test_a_slot_read_unsurely_that_changed_as_the_move_would_shows_the_move() ->
     distance = np.where(changed, 35.0, 0.0).astype(np.float32)
     shown = judge_reading(start, dice, reading, changes=Changes(distance=distance, scale=scale))
     assert shown.verdict == "legal" and shown.play is not None and shown.play.after == play.after
-    distance[row, col, slot] = 5.0  # ... but where it did not change, no
-    assert judge_reading(start, dice, reading, changes=Changes(distance=distance, scale=scale)).verdict != "legal"
-    # a checker that looks much like the point under it: the change of state is small ...
-    scale[row, col, slot] = 8.0
-    distance[row, col, slot] = 20.0  # ... and the slot changed more than noise: the move shows
-    small = judge_reading(start, dice, reading, changes=Changes(distance=distance, scale=scale))
-    assert small.verdict == "legal" and small.play is not None and small.play.after == play.after
-    distance[row, col, slot] = 7.0  # ... a change of noise's size shows nothing
-    assert judge_reading(start, dice, reading, changes=Changes(distance=distance, scale=scale)).verdict != "legal"
+
+
+def test_a_checker_taken_away_shows_however_near_a_checker_of_the_side_not_on_roll_its_change_is() -> None:
+    """A checker taken off a point whose empty look was borrowed (in glare)
+    may change its slot more than the learned looks say that change would,
+    nearer a change to a checker of the side not on roll, and be read
+    unsurely as one: no move lays such a checker, so the move shows there
+    (bench/vision.py seed 7, photo 143, refused before). A slot read
+    surely as that checker still contradicts the move."""
+    start, dice = Position.start(), Dice(6, 6)
+    play, reading, before_states, after_states, changed = _played(start, dice, "24/18(2) 13/7(2)")
+    row, col, slot = 0, 11, 0  # the 24-point's first checker, which left
+    assert changed[row, col, slot] and (before_states[row, col, slot], after_states[row, col, slot]) == (LIGHT, EMPTY)
+    scale = np.full((2, 12, 6, 3, 3), 40.0, np.float32)
+    scale[..., LIGHT, DARK] = 70.0
+    distance = np.where(changed, 35.0, 0.0).astype(np.float32)
+    distance[row, col, slot] = 75.0  # nearer light -> dark (70) than light -> empty (40)
+    changes = Changes(distance=distance, scale=scale)
+    reading.slot_prob[row, col, slot] = (0.1, 0.0, 0.9)  # a dark checker, unsurely
+    shown = judge_reading(start, dice, reading, changes=changes)
+    assert shown.verdict == "legal" and shown.play is not None and shown.play.after == play.after
+    reading.slot_prob[row, col, slot] = (0.01, 0.0, 0.99)  # a dark checker, surely
+    assert judge_reading(start, dice, reading, changes=changes).verdict != "legal"
 
 
 def test_a_slot_read_as_much_the_move_as_before_that_changed_clearly_shows_the_move() -> None:
