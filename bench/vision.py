@@ -118,7 +118,8 @@ def make_board(np_rng: np.random.Generator, *, empty_photo: bool = False, clicke
     (and, with ``empty_photo``, one of the empty board, drawn from a seed of
     its own so that the photos that follow are the same either way), from
     its corners moved ``clicked`` px (a standard deviation, each
-    coordinate, drawn from a seed of its own) as a hand clicks them."""
+    coordinate, drawn from a seed of its own) as a hand clicks them; and
+    read back from its calibration file, as the referee reads it."""
     style = random_style(np_rng)
     camera = CameraPose.random(np_rng)
     lighting = Lighting.random(np_rng)
@@ -153,7 +154,9 @@ def make_board(np_rng: np.random.Generator, *, empty_photo: bool = False, clicke
     except CalibrationError as exc:
         print(f"  calibration failed ({style.name}): {exc.reason}: {str(exc)[:160]}", file=sys.stderr)
         return None
-    return Board(style, camera, lighting, effects, board_seed, calibration)
+    # read as the referee reads it: from the file ``nardref calibrate`` wrote (its looks rounded)
+    saved = Calibration.from_json(json.loads(json.dumps(calibration.to_json())))
+    return Board(style, camera, lighting, effects, board_seed, saved)
 
 
 def shoot(
