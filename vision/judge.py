@@ -60,7 +60,11 @@ slot less than a change of state would: a clear, smaller change where the
 slot is read as much the move's state as any other shows the move faintly,
 and faint evidence holds only where no slot the outcome leaves alone
 changed as much and reads otherwise. A slot beside one the move changes
-may change with it (that checker's side and shadow), by less. A side has
+may change with it (that checker's side and shadow), by less; so may one
+beside a pile the move lays a checker on or takes one from (its upper
+layer, seen to the side), by less than a change of state, where the pile's
+own slots changed. No move lays a checker of the side not on roll: a
+change nearer one than the move's is still the move's. A side has
 15 checkers (B4), on the points, the bar and in the bear-off tray: where
 the calibration includes the tray and it is counted surely as an outcome
 has it, and the bar is read as the outcome has it (or, against the frame
@@ -744,9 +748,10 @@ def judge_reading(
             layer = restacked[..., None] & (changes.distance > config.min_change)
             layered = np.zeros_like(moving)
             for pile_colour, mine in ((LIGHT, counts > 0), (DARK, counts < 0)):
+                piled = layer & mine[..., None]
                 over = np.zeros_like(layer)
-                over[:, 1:] |= (layer & mine[..., None])[:, :-1] & across
-                over[:, :-1] |= (layer & mine[..., None])[:, 1:] & across
+                over[:, 1:] |= piled[:, :-1] & across
+                over[:, :-1] |= piled[:, 1:] & across
                 covering = config.changed_share * change_to(np.full_like(start, pile_colour))
                 layered = np.maximum(layered, np.where(over, covering, 0.0))
             settled |= kept & (changes.distance < layered)
