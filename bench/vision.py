@@ -6,10 +6,11 @@ with the before photo and with the photo alone), speed.
 
 Each *board* is one random style under one camera, light and lens; it is
 calibrated once from a render of the starting position (as a referee is set
-up once), then photographed in random positions reached by random legal
-play. Each board has its own seed, so a board whose calibration fails in one
-version of the code leaves the others unchanged: two versions can be
-compared on the same photos. Run::
+up once) and read back from its calibration file (as the referee reads it),
+then photographed in random positions reached by random legal play. Each
+board has its own seed, so a board whose calibration fails in one version
+of the code leaves the others unchanged: two versions can be compared on
+the same photos. Run::
 
     python bench/vision.py            # 1,000 photos (about 7 minutes on this 2-core machine)
     python bench/vision.py --quick    # smoke test
