@@ -752,7 +752,7 @@ def judge_reading(
                 over = np.zeros_like(layer)
                 over[:, 1:] |= piled[:, :-1] & across
                 over[:, :-1] |= piled[:, 1:] & across
-                covering = config.changed_share * change_to(np.full_like(start, pile_colour))
+                covering = config.changed_share * from_before[..., pile_colour]
                 layered = np.maximum(layered, np.where(over, covering, 0.0))
             settled |= kept & (changes.distance < layered)
             source = np.maximum(source, layered)
