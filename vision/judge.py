@@ -20,8 +20,11 @@ contradict an outcome. The verdict is
   points where the nearest outcomes are contradicted are named, in the
   mover's numbering and in rectified-board terms;
 - ``refused`` otherwise: the frame cannot be read, two outcomes both fit, or
-  the surviving outcome rests on unsure slots. A legal move is never called
-  illegal because of one misread point: a refusal is preferred.
+  the surviving outcome rests on unsure slots; and, against the frame before
+  the move, where a line of checkers of the side not on roll appears on a
+  point that held none of them (no move lays one there: something lies
+  over it). A legal move is never called illegal because of one misread
+  point: a refusal is preferred.
 
 With the frame from before the move (``before_image``), each slot's change is
 measured as well: a slot that clearly did not change contradicts an outcome
@@ -161,6 +164,13 @@ class JudgeConfig:
     #: With the photo alone, an outcome rests unsurely on a pile the reading
     #: counts otherwise at least this surely (a checker moved from pile to pile).
     pile_doubt: float = 0.5
+    #: Against the frame before, a point that held no checker of the side not
+    #: on roll and now reads more than this many of them is covered, not
+    #: moved: no move lays such a checker (D1, M3). A misread lays at most
+    #: two there (in 8,278 frames judged against the frame before,
+    #: ``bench/vision.py`` seeds 1, 3, 5 and 7, with and without the empty
+    #: board, also in changed light); a hand over a point was read as four.
+    waiting_appeared: int = 2
 
 
 @dataclass(frozen=True)
@@ -529,6 +539,35 @@ def _whole(reading: Reading, before_reading: Reading | None, before: Layout, out
     return any((gained == np.subtract(o, was)).all() for o in left)
 
 
+def _laid_for_the_waiting_side(
+    reading: Reading, before_reading: Reading, mover: Mover, *, config: JudgeConfig
+) -> Refusal | None:
+    """``hand_over_board`` where points that held no checker of the side
+    not on roll in the frame before (``before_reading``) now read more than
+    ``config.waiting_appeared`` of them: no move, legal or not, lays a
+    checker of that side on a point (D1: the side on roll moves; M3: a hit
+    sends a checker to the bar), so
+    what lies there is no move (a hand over the point, read as a line of
+    checkers). Such a verdict would otherwise rest on the rest of the
+    board: an illegal one, where the mover has not yet moved."""
+    sign = -1 if mover == "light" else 1  # the side not on roll's checkers in the counts
+    before = np.maximum(before_reading.counts * sign, 0)
+    now = np.maximum(reading.counts * sign, 0)
+    appeared = (before == 0) & (now > config.waiting_appeared)
+    if not appeared.any():
+        return None
+    waiting = "dark" if mover == "light" else "light"
+    rows, cols = np.nonzero(appeared)
+    names = tuple(point_name(int(r), int(c)) for r, c in zip(rows, cols, strict=True))
+    seen = " and ".join(f"{name} reads {int(now[r, c])}" for name, r, c in zip(names, rows, cols, strict=True))
+    return Refusal(
+        "hand_over_board",
+        f"{seen} {waiting} checkers where the frame before showed none, but {waiting} is not on roll "
+        "and no move lays its checkers on a point (D1, M3): something covers the board, wait until it is clear",
+        names,
+    )
+
+
 def along_lines(prob: FloatArray, *, clearly_empty: float = JudgeConfig.clearly_empty) -> FloatArray:
     """Slot probabilities (2, 12, S, 3) as lines of checkers allow: a slot
     not clearly empty, nearer the edge than one read as a checker, is as
@@ -569,6 +608,10 @@ def judge_reading(
     slots changed since a before frame (:func:`slot_changes`), if any."""
     if reading.refusal is not None:
         return PhotoVerdict("refused", refusal=reading.refusal, reading=reading)
+    if before_reading is not None and before_reading.refusal is None:
+        covered = _laid_for_the_waiting_side(reading, before_reading, mover, config=config)
+        if covered is not None:
+            return PhotoVerdict("refused", refusal=covered, reading=reading)
     turned = home.startswith("top")
     bottom_home: Home = ("bottom-left" if home == "top-right" else "bottom-right") if turned else home  # type: ignore[assignment]
     seen_reading = reading.turned() if turned else reading
