@@ -544,12 +544,12 @@ def _laid_for_the_waiting_side(
 ) -> Refusal | None:
     """``hand_over_board`` where points that held no checker of the side
     not on roll in the frame before (``before_reading``) now read more than
-    ``config.waiting_appeared`` of them: no move, legal or not, lays a
+    ``config.waiting_appeared`` of them. No move, legal or not, lays a
     checker of that side on a point (D1: the side on roll moves; M3: a hit
-    sends a checker to the bar), so
-    what lies there is no move (a hand over the point, read as a line of
-    checkers). Such a verdict would otherwise rest on the rest of the
-    board: an illegal one, where the mover has not yet moved."""
+    sends a checker to the bar), so what lies there is something over the
+    point (a hand read as a line of checkers). Judged anyway, the rest of
+    the board would decide, and call a board the mover has not yet
+    touched illegal."""
     sign = -1 if mover == "light" else 1  # the side not on roll's checkers in the counts
     before = np.maximum(before_reading.counts * sign, 0)
     now = np.maximum(reading.counts * sign, 0)
