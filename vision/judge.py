@@ -168,8 +168,8 @@ class JudgeConfig:
     #: on roll and now reads more than this many of them is covered, not
     #: moved: no move lays such a checker (D1, M3). A misread lays at most
     #: two there (in 8,278 frames judged against the frame before,
-    #: ``bench/vision.py`` seeds 1, 3, 5 and 7, with and without the empty
-    #: board, also in changed light); a hand over a point was read as four.
+    #: ``bench/vision.py`` seeds 1, 3, 5 and 7, and seed 1 with the empty
+    #: board too, also in changed light); a hand over a point was read as four.
     waiting_appeared: int = 2
 
 
