@@ -540,29 +540,29 @@ def _whole(reading: Reading, before_reading: Reading | None, before: Layout, out
 
 
 def _laid_for_the_waiting_side(
-    reading: Reading, before_reading: Reading, mover: Mover, *, config: JudgeConfig
+    reading: Reading, before_reading: Reading, waiting: int, *, config: JudgeConfig
 ) -> Refusal | None:
     """``hand_over_board`` where points that held no checker of the side
-    not on roll in the frame before (``before_reading``) now read more than
+    not on roll (``waiting``: LIGHT or DARK) in the frame before (``before_reading``) now read more than
     ``config.waiting_appeared`` of them. No move, legal or not, lays a
     checker of that side on a point (D1: the side on roll moves; M3: a hit
     sends a checker to the bar), so what lies there is something over the
     point (a hand read as a line of checkers). Judged anyway, the rest of
     the board would decide, and call a board the mover has not yet
     touched illegal."""
-    sign = -1 if mover == "light" else 1  # the side not on roll's checkers in the counts
+    sign = 1 if waiting == LIGHT else -1  # its checkers in the counts
     before = np.maximum(before_reading.counts * sign, 0)
     now = np.maximum(reading.counts * sign, 0)
     appeared = (before == 0) & (now > config.waiting_appeared)
     if not appeared.any():
         return None
-    waiting = "dark" if mover == "light" else "light"
+    name = "light" if waiting == LIGHT else "dark"
     rows, cols = np.nonzero(appeared)
     names = tuple(point_name(int(r), int(c)) for r, c in zip(rows, cols, strict=True))
     seen = " and ".join(f"{name} reads {int(now[r, c])}" for name, r, c in zip(names, rows, cols, strict=True))
     return Refusal(
         "hand_over_board",
-        f"{seen} {waiting} checkers where the frame before showed none, but {waiting} is not on roll "
+        f"{seen} {name} checkers where the frame before showed none, but {name} is not on roll "
         "and no move lays its checkers on a point (D1, M3): something covers the board, wait until it is clear",
         names,
     )
@@ -608,8 +608,9 @@ def judge_reading(
     slots changed since a before frame (:func:`slot_changes`), if any."""
     if reading.refusal is not None:
         return PhotoVerdict("refused", refusal=reading.refusal, reading=reading)
+    waiting = DARK if mover == "light" else LIGHT  # the side not on roll
     if before_reading is not None and before_reading.refusal is None:
-        covered = _laid_for_the_waiting_side(reading, before_reading, mover, config=config)
+        covered = _laid_for_the_waiting_side(reading, before_reading, waiting, config=config)
         if covered is not None:
             return PhotoVerdict("refused", refusal=covered, reading=reading)
     turned = home.startswith("top")
@@ -732,7 +733,6 @@ def judge_reading(
             # off a point whose empty look was borrowed may change it more
             # than the learned looks say either change would)
             third_state = np.clip(3 - start - np.maximum(states, 0), 0, 2)
-            waiting = DARK if mover == "light" else LIGHT
             third = np.where(third_state == waiting, np.inf, change_to(third_state))
             # the slot looks clearly more like the outcome's state than any other
             others = prob.copy()
