@@ -76,7 +76,11 @@ that colour no photo counts holds what the rest of the board does not;
 a move that only bears off from piles shows in the tray, or against the
 frame before, at the pile's junctions: where the reading counts the pile
 as the outcome has it and every junction the outcome lays a checker on or
-takes one from changed by half a checker or more. A tray counted
+takes one from changed by half a checker or more. The bar read surely
+otherwise than an outcome has it contradicts that outcome, and so does
+the number of checkers on it counted surely (whatever their colours: a
+white checker that fits the dark look a little still shows that no second
+checker lies there, as a hit would leave). A tray counted
 surely otherwise than an outcome has it rules that outcome out, though
 it is not shown to the players as proof of an illegal move: where it
 rules out every outcome, the verdict is a refusal.
@@ -632,6 +636,7 @@ def judge_reading(
     for lp in plays:
         groups.setdefault(layout_from_position(lp.after, mover=mover, home=bottom_home), []).append(lp)
     bar_sure = seen_reading.bar_confidence >= 1 - config.contradiction
+    bar_counted = seen_reading.bar_counted >= 1 - config.contradiction
     seen_counts = seen_reading.counts
     whole = changes is not None and _whole(seen_reading, before_reading, before_layout, groups)
     sure_points = seen_reading.confidence >= config.sure_point
@@ -945,8 +950,8 @@ def judge_reading(
                     | np.asarray(changed_proof.any(axis=-1), np.bool_)
                 )
                 & differs,
-                bar_contradicted=bar_sure
-                and (layout.bar_light, layout.bar_dark) != (seen_reading.bar_light, seen_reading.bar_dark),
+                bar_contradicted=(bar_sure and (layout.bar_light, layout.bar_dark) != seen_bar)
+                or (bar_counted and layout.bar_light + layout.bar_dark != sum(seen_bar)),
                 tray_contradicted=tray is not None
                 and (
                     (tray.light_sure and tray.light != layout.off_light)

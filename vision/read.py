@@ -256,6 +256,9 @@ class Reading:
     """The slots as measured on the frame (not turned by :meth:`turned`)."""
     off: Off | None = None
     """The checkers in the bear-off tray, where the calibration includes it."""
+    bar_counted: float = 0.0
+    """How sure the number of checkers on the bar is, whatever their colours
+    (at least ``bar_confidence``)."""
 
     @property
     def refused(self) -> bool:
@@ -278,6 +281,7 @@ class Reading:
             slot_z=None if self.slot_z is None else self.slot_z[::-1, ::-1].copy(),
             pile_confidence=None if self.pile_confidence is None else self.pile_confidence[::-1, ::-1].copy(),
             off=self.off,
+            bar_counted=self.bar_counted,
         )
 
     def layout(self) -> Layout:
@@ -742,7 +746,10 @@ class Bar:
     neither the empty bar nor a checker closely), and of those past
     the room, how many of each colour look like checkers (``past``) and
     how many look nothing like the empty bar (``beyond``; beside a checker
-    on the bar, its shadow and side, read as dark checkers, do not)."""
+    on the bar, its shadow and side, read as dark checkers, do not); and
+    how sure the number of checkers is, whatever their colours
+    (``counted``: beside a checker found, its side and shadow fit no look,
+    so the bar is not read surely, but they are no second checker)."""
 
     light: int
     dark: int
@@ -750,6 +757,7 @@ class Bar:
     centres: npt.NDArray[np.int8]
     past: dict[int, int]
     beyond: dict[int, int]
+    counted: float = 0.0
 
 
 def read_bar(features: SlotFeatures, model: ColourModel, room: dict[int, int], *, config: ReadConfig) -> Bar:
@@ -783,6 +791,7 @@ def read_bar(features: SlotFeatures, model: ColourModel, room: dict[int, int], *
     past = {LIGHT: 0, DARK: 0}
     beyond = {LIGHT: 0, DARK: 0}
     sure = 1.0
+    counted = 1.0
     checker_like = prob[:, EMPTY] < 0.5
     while True:
         candidates = free & checker_like & (np.minimum(z[:, LIGHT], z[:, DARK]) < OUTLIER_SPREADS)
@@ -802,7 +811,7 @@ def read_bar(features: SlotFeatures, model: ColourModel, room: dict[int, int], *
             # misread (the bar's own shadows pass for dark checkers), or
             # what lies here is no checker: _check_too_many counts those
             # unlike the empty bar, _check_covered judges them pixel by pixel
-            sure = 0.0
+            sure = counted = 0.0
             past[colour] += 1
             # beside a checker found on the bar lie its shadow and side,
             # darker than the bare bar and fitting neither it nor a checker
@@ -820,9 +829,17 @@ def read_bar(features: SlotFeatures, model: ColourModel, room: dict[int, int], *
             continue
         totals[colour] += 1
         sure = min(sure, float(prob[i, colour]))
+        counted = min(counted, float(prob[i, LIGHT] + prob[i, DARK]))
     if free.any():
         sure = min(sure, float(prob[free, EMPTY].min()))
-    return Bar(totals[LIGHT], totals[DARK], sure, centres, past, beyond)
+        # beside a checker found, its side and shadow fit no look: what
+        # counts there is that no second checker does
+        beside = np.zeros(len(bar), np.bool_)
+        for centre in np.flatnonzero(centres):
+            beside[max(centre - touch, 0) : centre + touch + 1] = True
+        no_checker = np.where(beside, 1.0 - prob[:, LIGHT] - prob[:, DARK], prob[:, EMPTY])
+        counted = min(counted, float(no_checker[free].min()))
+    return Bar(totals[LIGHT], totals[DARK], sure, centres, past, beyond, counted)
 
 
 #: How far along its point a checker left apart from its line may stand
@@ -1045,6 +1062,7 @@ def read_rectified(
         pile_confidence=pile_confidence,
         features=features,
         off=off,
+        bar_counted=bar.counted,
     )
 
 

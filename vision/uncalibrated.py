@@ -767,6 +767,7 @@ def _onto_bar(reading: Reading, layout: Counts, model: ColourModel, config: Read
         bar_light=bar.light,
         bar_dark=bar.dark,
         bar_confidence=bar.confidence,
+        bar_counted=bar.counted,
         bar_full=(bar.past[LIGHT] > 0, bar.past[DARK] > 0),
     )
     return _doubted(moved, cut, config)
@@ -777,10 +778,12 @@ def _doubted(reading: Reading, doubt: npt.NDArray[np.bool_], config: ReadConfig,
     no more surely than ``DOUBT_CONFIDENCE``."""
     confidence = np.where(doubt, np.minimum(reading.confidence, DOUBT_CONFIDENCE), reading.confidence)
     bar_confidence = min(reading.bar_confidence, DOUBT_CONFIDENCE) if bar else reading.bar_confidence
+    bar_counted = min(reading.bar_counted, DOUBT_CONFIDENCE) if bar else reading.bar_counted
     return replace(
         reading,
         confidence=confidence.astype(np.float32),
         bar_confidence=bar_confidence,
+        bar_counted=bar_counted,
         uncertain=not_sure(confidence, bar_confidence, config=config),
     )
 

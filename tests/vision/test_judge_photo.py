@@ -250,6 +250,31 @@ def test_a_checker_taken_away_shows_however_near_a_checker_of_the_side_not_on_ro
     assert judge_reading(start, dice, reading, changes=changes).verdict != "legal"
 
 
+def test_a_bar_counted_surely_rules_out_a_hit_though_its_checker_s_colour_is_unsure() -> None:
+    """A checker on the bar that the photo shows surely as one checker, but
+    of a colour read a little unsurely (a white checker that fits the dark
+    look somewhat), still shows that no second one lies there (B4): the hit
+    that would put it there is ruled out, and the play that leaves the blot
+    alone is named where the blot's own point is read unsurely and changed a
+    little (nudged; bench/vision.py seed 1, photo 746, refused before)."""
+    before, dice = Position.from_id("2zgxgELb4wLEAA"), Dice(1, 6)
+    play, reading, before_states, after_states, changed = _played(before, dice, "18/11")
+    hit = next(lp for lp in legal_plays(before, dice) if str(lp.play) == "18/17*/11")
+    blot = 0, 4  # the blot 18/17* hits, still there
+    assert layout_from_position(hit.after).bar_dark == reading.bar_dark + 1 == 2
+    reading.slot_prob[blot + (0,)] = (0.3, 0.0, 0.7)
+    reading.confidence[blot] = 0.6
+    scale = np.full((2, 12, 6, 3, 3), 40.0, np.float32)
+    distance = np.where(changed, 35.0, 0.0).astype(np.float32)
+    distance[blot + (0,)] = 11.0  # the blot nudged: changed, less than a hit would change it
+    changes = Changes(distance=distance, scale=scale, bar_changed=True)  # the bar's checker was nudged
+    unsure = replace(reading, bar_confidence=0.9, bar_counted=0.9)
+    assert judge_reading(before, dice, unsure, changes=changes).verdict == "refused"
+    counted = replace(reading, bar_confidence=0.9, bar_counted=0.999)
+    shown = judge_reading(before, dice, counted, changes=changes)
+    assert shown.verdict == "legal" and shown.play is not None and shown.play.after == play.after
+
+
 def test_a_slot_read_as_much_the_move_as_before_that_changed_clearly_shows_the_move() -> None:
     """A white checker taken off (or laid on) a white point changes its slot
     less than the learned looks predict, and is read as much the point as

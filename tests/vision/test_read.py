@@ -1257,6 +1257,23 @@ def test_beside_a_checker_on_the_bar_only_a_dark_checker_unlike_its_shadow_count
     assert refusal is not None and refusal.reason == "hand_over_board"
 
 
+def test_beside_a_checker_on_the_bar_what_fits_no_look_leaves_the_count_sure_not_the_bar() -> None:
+    """A checker's side and shadow beside it on the bar fit neither the bare
+    bar nor a checker: the bar is not read surely, but no second checker
+    lies there, so how many the bar holds is sure (the judge rules out a
+    hit by it: bench/vision.py seed 1, photo 746). The same look away from
+    any checker is something unknown: the count is unsure too."""
+    unknown = (0.0, 20.0)  # 5 spreads from the bare bar, 11 from either checker
+    beside = _bar({10: (40, 0), 14: unknown}, {LIGHT: 1, DARK: 0})
+    assert (beside.light, beside.dark) == (1, 0)
+    assert beside.confidence < 0.1 and beside.counted > 0.99
+    apart = _bar({10: (40, 0), 30: unknown}, {LIGHT: 1, DARK: 0})
+    assert (apart.light, apart.dark) == (1, 0)
+    assert apart.counted < 0.1
+    assert _bar({10: (40, 0)}, {LIGHT: 1, DARK: 0}).counted > 0.99
+    assert _bar({10: (40, 0)}, {LIGHT: 0, DARK: 0}).counted == 0.0  # past the room: a point misread
+
+
 @pytest.mark.parametrize(
     ("board", "seeds", "layout"),
     [
