@@ -1183,7 +1183,11 @@ def _recount(
     there), only a pile is cut, and not where a line of that colour is read
     less surely than ``config.recount_doubt``: the checker too many may be
     there (:mod:`vision.uncalibrated` balances the side by the layout it
-    learned)."""
+    learned). Where the side holds more and no such point may hold any of
+    it, the one pile counted fairly surely on a point read less surely than
+    ``config.confident`` holds the most it can (a clear checker on the bar
+    past the room the points left, and a line of five read as six), not one
+    of two such piles that could each hold as much."""
     sign = 1 if colour == LIGHT else -1
     mine = counts * sign
     on_bar = (bar.light if colour == LIGHT else bar.dark) + bar.beyond[colour]
@@ -1202,6 +1206,8 @@ def _recount(
             return None
         piles = mine >= LINE
         lines &= mine < LINE
+    # the last resort where the side holds more (see above)
+    layered = piles & (pile_confidence >= config.pile_known) & (confidence < config.confident) & ~recounted
     piles &= pile_confidence < config.pile_known
     gain = -1 if excess > 0 else 1  # the point recounted holds fewer, or more
     options = []
@@ -1219,6 +1225,9 @@ def _recount(
     # where the side holds more, a point the photo speaks against too much
     # leaves the difference to one that holds less of it
     allowed = [option for option in options if option[1] <= config.recount_evidence] if excess > 0 else options[:1]
+    if excess > 0 and not allowed:
+        options = sorted((-min(excess, int(mine[r, c]) - LINE), 0.0, int(r), int(c)) for r, c in np.argwhere(layered))
+        allowed = options
     if not allowed or allowed[0][1] > config.recount_evidence:
         return None
     most, against, row, col = allowed[0]

@@ -346,8 +346,21 @@ def test_a_point_read_unsurely_is_recounted_where_a_side_seems_to_have_more_or_f
     on_bar = replace(clear_bar, past={1: 0, 2: 1}, beyond={1: 0, 2: 1})
     assert points(recounted(bar=on_bar)) == [-3, -6, 6]
     assert points(recounted(bar=replace(on_bar, beyond={1: 0, 2: 0}))) == [-3, -7, 6]
-    # a pile counted surely, or fairly surely (config.pile_known), is not recounted
-    assert points(recounted(piles=np.full_like(piles, config.pile_known))) == [-3, -9, 6]
+    # a pile counted surely, or fairly surely (config.pile_known), is not
+    # recounted where its point is read surely...
+    fairly = np.full_like(piles, config.pile_known)
+    read_surely = confidence.copy()
+    read_surely[0, 11] = config.confident
+    assert points(recounted(piles=fairly, confidence=read_surely)) == [-3, -9, 6]
+    assert points(recounted(piles=np.ones_like(piles), confidence=read_surely)) == [-3, -9, 6]
+    # ... but holds the difference where it is not and no other point can
+    # (a clear checker on the bar past the room: bench seed 1, photo 356)...
+    assert points(recounted(piles=fairly)) == [-3, -7, 6]
+    assert points(recounted(piles=fairly, bar=on_bar)) == [-3, -6, 6]
+    # ... and not where two such piles could
+    two_fair = counts.copy()
+    two_fair[0, 6] = -9  # dark: 21 on the points, either pile could hold four of them
+    assert (recounted(counts=two_fair, piles=fairly, confidence=np.full_like(confidence, 0.5)) == two_fair).all()
     # a line read unsurely whose two outer slots look no more like checkers
     # than empty is the one counted long, not the pile...
     phantom = confidence.copy()
@@ -1308,6 +1321,23 @@ def test_a_checkers_shadow_on_the_bar_is_no_checker_past_the_room(
     look, start, _ = bench_board(1, board)
     calibration = calibrate(start.image, start.corners)
     for seed in seeds:
+        reading = read_board(render(layout, rng=np.random.default_rng(seed), **look).image, calibration)
+        assert reading.refusal is None
+        assert reading.layout() == layout
+
+
+def test_a_checker_on_the_bar_past_the_room_is_held_by_the_one_pile_read_fairly_surely() -> None:
+    """B4: a dark checker lies clearly on the bar, but a line of five dark
+    checkers reads as six, fairly surely, on a point read unsurely, and
+    leaves it no room. No other dark point can hold the checker too many:
+    the pile does, and the bar holds the checker (bench seed 1, photo 356,
+    a felt board; the pile was left at six and the bar empty)."""
+    look, start, _ = bench_board(1, 36)
+    calibration = calibrate(start.image, start.corners)
+    layout = Layout(
+        top=(0, 1, 0, -2, 0, 1, -1, 2, -1, -1, 1, -1), bottom=(0, -1, 0, 0, 3, 0, 2, -5, 2, 0, -2, 3), bar_dark=1
+    )
+    for seed in (0, 1):
         reading = read_board(render(layout, rng=np.random.default_rng(seed), **look).image, calibration)
         assert reading.refusal is None
         assert reading.layout() == layout
