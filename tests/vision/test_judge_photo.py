@@ -258,7 +258,7 @@ def test_a_bar_counted_surely_rules_out_a_hit_though_its_checker_s_colour_is_uns
     alone is named where the blot's own point is read unsurely and changed a
     little (nudged; bench/vision.py seed 1, photo 746, refused before)."""
     before, dice = Position.from_id("2zgxgELb4wLEAA"), Dice(1, 6)
-    play, reading, before_states, after_states, changed = _played(before, dice, "18/11")
+    play, reading, _, _, changed = _played(before, dice, "18/11")
     hit = next(lp for lp in legal_plays(before, dice) if str(lp.play) == "18/17*/11")
     blot = 0, 4  # the blot 18/17* hits, still there
     assert layout_from_position(hit.after).bar_dark == reading.bar_dark + 1 == 2
