@@ -563,7 +563,7 @@ def _laid_for_the_waiting_side(
     name = "light" if waiting == LIGHT else "dark"
     rows, cols = np.nonzero(appeared)
     names = tuple(point_name(int(r), int(c)) for r, c in zip(rows, cols, strict=True))
-    seen = " and ".join(f"{name} reads {int(now[r, c])}" for name, r, c in zip(names, rows, cols, strict=True))
+    seen = " and ".join(f"{point} reads {int(now[r, c])}" for point, r, c in zip(names, rows, cols, strict=True))
     return Refusal(
         "hand_over_board",
         f"{seen} {name} checkers where the frame before showed none, but {name} is not on roll "
