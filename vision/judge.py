@@ -57,7 +57,14 @@ changes it, and with the frame before, one whose tenth checker, laid past
 the line or taken from there, did not change that place, whatever the
 reading counts), and one that changes a pile only past the junctions
 measured (the tenth checker with the photo alone, the eleventh with the
-frame before), which no photo shows unless it counts the pile surely. A checker
+frame before), which no photo shows unless it counts the pile surely. An
+outcome that changes a pile rests on it unsurely too where, with the photo
+alone, the reading counts it as the outcome has it but doubtfully (the
+count, not the picture, bears the move out: eight read as nine, as a
+checker one pip short of the tray would leave them), or where, against the
+frame before, the pile's line looks as it did, rim for rim (a checker
+squeezed into a line moves every rim), and its junctions do not show the
+change: the reading miscounted it. A checker
 that looks much like the point under it (white on a white point) changes its
 slot less than a change of state would: a clear, smaller change where the
 slot is read as much the move's state as any other shows the move faintly,
@@ -108,6 +115,7 @@ from vision.geometry import POINTS_PER_HALF, POINTS_PER_ROW, Image
 from vision.layout import Home, Layout, Mover, layout_from_position
 from vision.read import Reading, geometry_from_corners, point_name, read_board
 from vision.refusal import Refusal
+from vision.squeeze import rim_profile
 from vision.uncalibrated import read_with_corners
 
 log = logging.getLogger(__name__)
@@ -166,8 +174,17 @@ class JudgeConfig:
     #: it is empty at least this surely (as :attr:`ReadConfig.clearly_empty`).
     clearly_empty: float = 0.9
     #: With the photo alone, an outcome rests unsurely on a pile the reading
-    #: counts otherwise at least this surely (a checker moved from pile to pile).
+    #: counts otherwise at least this surely (a checker moved from pile to
+    #: pile), and on one it changes that the reading counts as it has it,
+    #: but less surely (a pile of eight read as nine, as a checker one pip
+    #: short of the tray would leave it).
     pile_doubt: float = 0.5
+    #: Against the frame before, an outcome that changes a pile whose line
+    #: looks at least this alike in both frames, rim for rim
+    #: (:attr:`Changes.lines_alike`), rests on that pile unsurely: no
+    #: checker was laid there or taken away (a pile of eight counted nine in
+    #: the photo, as a checker one pip short of the tray would leave it).
+    lines_alike: float = 0.95
     #: Against the frame before, a point that held no checker of the side not
     #: on roll and now reads more than this many of them is covered, not
     #: moved: no move lays such a checker (D1, M3). A misread lays at most
@@ -282,6 +299,10 @@ class Changes:
     junction_scale: FloatArray | None = None
     bar_still: bool = False
     bar_changed: bool = False
+    lines_alike: FloatArray | None = None
+    """(2, 12) how alike each full line (five or more, in either frame) looks
+    in the two frames, rim for rim along the point (the correlation of
+    :func:`vision.squeeze.rim_profile`, -1..1); NaN elsewhere."""
 
     def turned(self) -> Changes:
         """The same changes seen from the other side of the board (see :meth:`Reading.turned`)."""
@@ -292,6 +313,7 @@ class Changes:
             junction_scale=None if self.junction_scale is None else self.junction_scale[::-1, ::-1],
             bar_still=self.bar_still,
             bar_changed=self.bar_changed,
+            lines_alike=None if self.lines_alike is None else self.lines_alike[::-1, ::-1],
         )
 
 
@@ -353,7 +375,33 @@ def changes_since(
         return None
     if before.features is None or after.features is None:
         return None
-    return slot_changes(before.features, after.features, calibration, config=config)
+    changes = slot_changes(before.features, after.features, calibration, config=config)
+    if before.rectified is None or after.rectified is None:
+        return changes
+    return replace(
+        changes, lines_alike=lines_alike(before.rectified, after.rectified, before.counts, after.counts, calibration)
+    )
+
+
+def lines_alike(
+    before: Image,
+    after: Image,
+    before_counts: npt.NDArray[np.int64],
+    after_counts: npt.NDArray[np.int64],
+    calibration: Calibration,
+) -> FloatArray:
+    """(2, 12) how alike each line that either frame (rectified) counts full
+    (``before_counts``, ``after_counts``) looks in the two, rim for rim (see
+    :attr:`Changes.lines_alike`); NaN elsewhere. A checker laid on a line
+    or taken from it moves the rims of a squeezed pile and adds or takes
+    away those of a second layer; light that changed scales them alike."""
+    alike = np.full((2, 12), np.nan, np.float32)
+    full = np.maximum(np.abs(before_counts), np.abs(after_counts)) >= LINE
+    for row, col in zip(*np.nonzero(full), strict=True):
+        first, second = (rim_profile(image, calibration.geometry, int(row), int(col)) for image in (before, after))
+        if first.std() > 0 and second.std() > 0:
+            alike[row, col] = float(np.corrcoef(first, second)[0, 1])
+    return alike
 
 
 class _Shares(NamedTuple):
@@ -881,15 +929,26 @@ def judge_reading(
         # with the photo alone, one the reading counts otherwise fairly
         # surely, or one the outcome changes (the move does not show there:
         # a checker borne off one pip too far, where the pile it should
-        # have joined is counted as before the move, or miscounted)
+        # have joined is counted as before the move, or miscounted), also
+        # where the reading counts it as the outcome has it, but doubtfully
+        # (a pile of eight read as nine, as a checker one pip short of the
+        # tray would leave it: the count, not the picture, bears the move out)
+        changed_pile = (counts != before_counts) & (np.maximum(np.abs(counts), np.abs(before_counts)) > LINE)
         if shares is not None:
             pile_moved |= _pile_disagrees(counts, seen_counts, shares, config=config)
         elif changes is None and seen_reading.pile_confidence is not None:
+            fairly = seen_reading.pile_confidence >= config.pile_doubt
             pile_moved |= (
                 (np.maximum(np.abs(counts), np.abs(seen_counts)) > LINE)
                 & (counts != seen_counts)
-                & ((seen_reading.pile_confidence >= config.pile_doubt) | (counts != before_counts))
-            )
+                & (fairly | (counts != before_counts))
+            ) | (changed_pile & ~fairly)
+        # the piles whose junctions changed as the outcome changes them, as the reading counts them
+        shown = np.zeros_like(pile) if shares is None else _pile_shown(counts, seen_counts, shares, config=config)
+        if changes is not None and changes.lines_alike is not None:
+            # against the frame before, a pile the outcome changes whose line
+            # looks as it did, rim for rim, unless its junctions show the change
+            pile_moved |= changed_pile & (np.nan_to_num(changes.lines_alike, nan=-1.0) >= config.lines_alike) & ~shown
         # a pile the outcome changes only past the junctions measured (ten
         # checkers become eleven; nine become ten with the photo alone, whose
         # reading counts no junction past the line): no photo shows that,
@@ -926,8 +985,7 @@ def judge_reading(
         # the move shows: a slot changes, a pile surely counted as the outcome has it (or counted so,
         # where its junctions changed as the outcome changes them), the bar or the tray
         pile_moves = (counts != before_counts) & (np.abs(counts) >= LINE) & (counts == seen_counts) & sure_piles
-        if shares is not None:
-            pile_moves |= _pile_shown(counts, seen_counts, shares, config=config)
+        pile_moves |= shown
         bar_moves = (layout.bar_light, layout.bar_dark) != before_bar and (
             bar_sure or (bar_moved and (layout.bar_light, layout.bar_dark) == seen_bar)
         )

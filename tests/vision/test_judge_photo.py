@@ -31,6 +31,7 @@ from vision.judge import (
     _junction_shares,
     _pile_disagrees,
     along_lines,
+    changes_since,
     judge_photo,
     judge_reading,
     slot_changes,
@@ -1033,7 +1034,10 @@ def test_a_pile_read_as_before_the_move_does_not_show_it_with_the_photo_alone() 
     point the photo reads surely, but its move does not show on the pile: no
     verdict rests on it (bench seed 7 photo 923, without
     ``--empty-photo``: passed as legal). The pile read as 5/1 3/off has it
-    shows the move, however unsurely it is counted."""
+    shows the move where it is counted fairly surely; counted doubtfully,
+    the count, not the picture, bears the move out (bench seed 7 photo 855:
+    a pile of eight read as nine, as a checker one pip short of the tray
+    would leave it)."""
     before = Position.from_id("+34AAMDfqwIAAA")
     dice = Dice(4, 3)
     me = list(before.me)
@@ -1044,7 +1048,12 @@ def test_a_pile_read_as_before_the_move_does_not_show_it_with_the_photo_alone() 
     verdict = judge_reading(before, dice, reading)
     assert verdict.verdict == "refused" and verdict.refusal is not None and "bottom 12" in verdict.refusal.points
     play = next(lp for lp in legal_plays(before, dice) if str(lp.play) == "5/1 3/off")
-    played = judge_reading(before, dice, replace(_reading_of(layout_from_position(play.after)), pile_confidence=unsure))
+    doubted = judge_reading(
+        before, dice, replace(_reading_of(layout_from_position(play.after)), pile_confidence=unsure)
+    )
+    assert doubted.verdict == "refused" and doubted.refusal is not None and "bottom 12" in doubted.refusal.points
+    fairly = np.full((2, 12), 0.6, np.float32)
+    played = judge_reading(before, dice, replace(_reading_of(layout_from_position(play.after)), pile_confidence=fairly))
     assert played.verdict == "legal" and played.play is not None and played.play.after == play.after
 
 
@@ -1132,13 +1141,15 @@ def test_with_the_photo_alone_a_pile_counted_otherwise_fairly_surely_is_not_read
     piles: an outcome the reading contradicts on a pile it counts fairly
     surely rests on it unsurely (a checker moved on from pile to pile); a
     pile count the reading itself doubts does not stand in the way where the
-    outcome leaves the pile as it was (a miscount, no move)."""
+    outcome leaves the pile as it was (a miscount, no move). (The 13-point,
+    where the move lays its checker, is counted fairly surely.)"""
     start, dice, play, reading, *_ = _24_13()
     (six,) = (tuple(int(i) for i in rc) for rc in np.argwhere(reading.counts == 5) if rc[1] == 6)
+    (thirteen,) = (tuple(int(i) for i in rc) for rc in np.argwhere(reading.counts == 6))
     reading.counts[six] = 6
     for sure, verdict in ((0.6, "refused"), (0.3, "legal")):
         pile_confidence = np.zeros((2, 12), np.float32)
-        pile_confidence[six] = sure
+        pile_confidence[six], pile_confidence[thirteen] = sure, 0.6
         judged = judge_reading(start, dice, replace(reading, pile_confidence=pile_confidence))
         assert judged.verdict == verdict, judged.refusal
 
@@ -1147,13 +1158,17 @@ def test_with_the_photo_alone_a_move_onto_a_pile_counted_otherwise_is_not_shown(
     """24/13 lays the checker on the 13-point's five. Read as seven, however
     unsurely, the pile does not show the move: the checker may as well have
     gone where no photo sees it (borne off one pip too far, into a tray no
-    calibration counts; bench seed 1 photo 638 passed so as legal)."""
+    calibration counts; bench seed 1 photo 638 passed so as legal). Read as
+    six, it shows the move where it is counted fairly surely, not where the
+    reading doubts that count."""
     start, dice, play, reading, *_ = _24_13()
     (thirteen,) = (tuple(int(i) for i in rc) for rc in np.argwhere(reading.counts == 6))
-    for seen, verdict in ((7, "refused"), (6, "legal")):
+    for seen, sure, verdict in ((7, 0.0, "refused"), (6, 0.6, "legal"), (6, 0.3, "refused")):
         reading.counts[thirteen] = seen
-        judged = judge_reading(start, dice, replace(reading, pile_confidence=np.zeros((2, 12), np.float32)))
-        assert judged.verdict == verdict, judged.refusal
+        pile_confidence = np.zeros((2, 12), np.float32)
+        pile_confidence[thirteen] = sure
+        judged = judge_reading(start, dice, replace(reading, pile_confidence=pile_confidence))
+        assert judged.verdict == verdict, (seen, sure, judged.refusal)
         assert judged.play is None or judged.play.after == play.after
 
 
@@ -1206,3 +1221,54 @@ def test_a_checker_entering_from_the_bar_onto_a_pile_shows_on_the_bar() -> None:
         judged = judge_reading(before, dice, reading, changes=changes, before_reading=before_reading)
         assert judged.verdict == verdict, judged.refusal
     assert judged.play is not None and judged.play.after == play.after
+
+
+def test_a_pile_whose_line_looks_as_it_did_shows_no_checker_laid_on_it() -> None:
+    """Bench seed 7, photo 855 (board 86, red-white, its piles squeezed into
+    one line): dark bears off 2/off 2/off with 2-1, one pip too far
+    (2/1 2/off is the play), and the 1-point's eight stay eight. Read as
+    nine, unsurely, they fit 2/1 2/off everywhere, and the tray is read
+    unsurely: it passed as legal. But the 1-point's line looks as it did
+    before the move, rim for rim, where a ninth checker squeezed in moves
+    every rim: no checker was laid there, and the play rests on that pile
+    unsurely. Where the ninth was laid, the line shows it."""
+    look, start, _ = bench_board(7, 86)
+    calibration = calibrate(start.image, start.corners)
+    before = Position.from_id("+zURCgD/PgAAAA")
+    dice = Dice(2, 1)
+    bottom = (0, 0, 0, 1, 0, 0, 1, 0, 2, 1, 6, 2)
+    layouts = {
+        "before": Layout(top=(1, 1) + (0,) * 8 + (-5, -8), bottom=bottom, off_dark=2),
+        "2/off(2)": Layout(top=(1, 1) + (0,) * 8 + (-3, -8), bottom=bottom, off_dark=4),
+        "2/1 2/off": Layout(top=(1, 1) + (0,) * 8 + (-3, -9), bottom=bottom, off_dark=3),
+    }
+    shots = {
+        name: render(layout, rng=np.random.default_rng(1 if name == "before" else 2), **look).image
+        for name, layout in layouts.items()
+    }
+    first = read_board(shots["before"], calibration, hold=False)
+    one = 0, 11  # dark's 1-point, its home top-right
+
+    def judged(name: str, *, counted: int | None = None, alike: bool = True) -> PhotoVerdict:
+        reading = read_board(shots[name], calibration, since=first, hold=False)
+        changes = changes_since(first, reading, calibration)
+        assert changes is not None and changes.lines_alike is not None
+        if counted is not None:
+            reading.counts[one] = counted  # misread, as the bench photo was
+        return judge_reading(
+            before,
+            dice,
+            reading,
+            mover="dark",
+            home="top-right",
+            changes=changes if alike else replace(changes, lines_alike=None),
+            before_reading=first,
+        )
+
+    assert first.counts[one] == -8
+    misread = judged("2/off(2)", counted=-9)
+    assert misread.verdict == "refused" and misread.refusal is not None and "top 12" in misread.refusal.points
+    passed = judged("2/off(2)", counted=-9, alike=False)  # without the lines compared
+    assert passed.verdict == "legal" and passed.play is not None and str(passed.play.play) == "2/1 2/off"
+    played = judged("2/1 2/off")
+    assert played.verdict == "legal" and played.play is not None and str(played.play.play) == "2/1 2/off"
