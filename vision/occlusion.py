@@ -117,6 +117,27 @@ def _blank(care: BoolArray, centre: npt.NDArray[np.float32], half: int) -> None:
     care[max(y - half, 0) : min(y + half + 1, h), max(x - half, 0) : min(x + half + 1, w)] = False
 
 
+#: How far (thumbnail px) from the frame's and the bar's edges the frame is
+#: not judged (:func:`care_mask`): their shadows move with the light.
+_EDGE = PATCH // 3
+
+
+def _bar_edge_columns(features: SlotFeatures) -> tuple[int, int]:
+    """The thumbnail columns of the bar's two edges."""
+    half = (features.bar_edges[1] - features.bar_edges[0]) / 2
+    centre = float(features.bar_xy[0, 0])
+    return int(round(centre - half)), int(round(centre + half))
+
+
+def bar_middle(features: SlotFeatures) -> BoolArray:
+    """(h', w') the bar between the strips along its edges that
+    :func:`care_mask` leaves out."""
+    middle = np.zeros(features.thumbnail.shape[:2], np.bool_)
+    left, right = _bar_edge_columns(features)
+    middle[_EDGE:-_EDGE, left + _EDGE + 1 : right - _EDGE] = True
+    return middle
+
+
 def care_mask(
     features: SlotFeatures, checkers: BoolArray, counts: npt.NDArray[np.int64], bar_checkers: BoolArray
 ) -> BoolArray:
@@ -130,11 +151,9 @@ def care_mask(
     care = np.ones(features.thumbnail.shape[:2], np.bool_)
     # the frame's and the bar's edges cast shadows that move with the light
     # and a little with every frame: leave a third of a checker along them
-    edge = PATCH // 3
-    care[:edge], care[-edge:], care[:, :edge], care[:, -edge:] = False, False, False, False
-    bar_half = (features.bar_edges[1] - features.bar_edges[0]) / 2
-    for x in (features.bar_xy[0, 0] - bar_half, features.bar_xy[0, 0] + bar_half):
-        care[:, max(int(round(float(x))) - edge, 0) : int(round(float(x))) + edge + 1] = False
+    care[:_EDGE], care[-_EDGE:], care[:, :_EDGE], care[:, -_EDGE:] = False, False, False, False
+    for x in _bar_edge_columns(features):
+        care[:, max(x - _EDGE, 0) : x + _EDGE + 1] = False
     slots = features.slot_xy.shape[2]
     half = _HALF + 1
     for row, col, k in zip(*np.nonzero(checkers), strict=True):

@@ -47,6 +47,7 @@ from vision.geometry import BAR_PROBES_PER_PITCH, BoardGeometry, Image, as_point
 from vision.layout import Layout
 from vision.lines import line_shifts, shifted
 from vision.occlusion import (
+    bar_middle,
     borrowed_area,
     care_mask,
     changed,
@@ -1292,6 +1293,13 @@ def _check_covered(
         empty, features, model, np.where(checkers, colours, 0).astype(np.int8), bar_checkers
     )
     guessed = discs if patched is None else discs | borrowed_area(features, patched)
+    # around the checkers read on the bar lie their shadows and sides, left
+    # out of the care area; but a hand lying along the bar is read as
+    # checker after checker there: judge the bar's middle there too, as
+    # tolerantly as a pasted checker
+    beside_bar_checkers = bar_middle(features) & ~care & ~discs
+    care |= beside_bar_checkers
+    guessed = guessed | beside_bar_checkers
     residual, faint_residual = (
         np.where(guessed, config.occlusion_checker_residual, level).astype(np.float32)
         for level in (config.occlusion_residual, config.occlusion_faint_residual)

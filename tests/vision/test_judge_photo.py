@@ -18,6 +18,7 @@ from tests.vision.vision_boards import (
     bench_board,
     calibrated,
     game_position,
+    hand_reaching,
     light_layout,
     plain_board,
     random_board,
@@ -488,6 +489,33 @@ def test_a_sleeve_read_as_checkers_is_no_proof_of_an_illegal_move() -> None:
         position, dice, image, calibration=calibration, mover="dark", home="top-right", before_image=before
     )
     assert verdict.verdict == "refused", [str(c) for c in verdict.contradictions]
+
+
+@pytest.mark.parametrize("hand", [2, 5])
+def test_a_hand_lying_along_the_bar_is_refused_not_judged(hand: int) -> None:
+    """A hand lying along the bar is read as checker after checker there,
+    and around each checker read on the bar the board is not judged as the
+    empty board (its shadow and side lie there): it is judged as
+    tolerantly as a pasted checker, and the hand is refused, read alone or
+    against the frame before, and judged. Without that, these hands left
+    the board unmoved by dark (bench/vision.py seed 3's board 35, as over
+    its photo 335) and were judged illegal."""
+    look, start, _ = bench_board(3, 35)
+    calibration = calibrate(start.image, start.corners, tray=start.tray)
+    position, dice, mover = Position.from_id("hR8AZmSz5FFBBA"), Dice(5, 4), "dark"
+    layout = light_layout(position, mover)
+    before = render(layout, rng=np.random.default_rng(1), **look).image
+    geometry = calibration.geometry
+    along_the_bar = ((geometry.bar[0] + geometry.bar[1]) / 2, 0.6 * geometry.size[1]), (0.0, -1.0)
+    image = hand_reaching(render(layout, rng=np.random.default_rng(2), **look).image, geometry, *along_the_bar, hand)
+    for since in (None, read_board(before, calibration)):
+        refusal = read_board(image, calibration, since=since).refusal
+        assert refusal is not None and refusal.reason == "hand_over_board"
+        assert "the bar" in refusal.message
+    verdict = judge_photo(
+        position, dice, image, calibration=calibration, mover=mover, home="top-right", before_image=before
+    )
+    assert verdict.verdict == "refused"
 
 
 @pytest.mark.parametrize("mover", ["light", "dark"])

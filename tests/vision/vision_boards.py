@@ -20,6 +20,7 @@ from vision.features import JUNCTIONS
 from vision.geometry import BoardGeometry, Lens, to_image
 from vision.layout import Layout, layout_from_position
 from vision.render import CameraPose, Effects, Lighting, Rendered, lens_calibration, random_style, render
+from vision.render_props import Occluder, draw_occluder
 from vision.render_style import Style
 
 SIZE = (1280, 720)
@@ -98,6 +99,28 @@ def bench_board(seed: int, board: int) -> tuple[dict[str, Any], Rendered, np.nda
     start = render(START, rng=rng, **look)
     empty = render(EMPTY, rng=np.random.default_rng(look["board_seed"]), **look).image
     return look, start, empty
+
+
+def hand_reaching(
+    image: np.ndarray, geometry: BoardGeometry, target: tuple[float, float], towards: tuple[float, float], seed: int
+) -> np.ndarray:
+    """``image`` with a hand, as the renderer draws one (no shadow), reaching
+    to ``target`` (rectified board px) moving ``towards`` (a rectified
+    direction), its skin, sleeve and fingers drawn with ``seed``."""
+    at = np.array(target, np.float32)
+    step = np.array(towards, np.float32) / float(np.linalg.norm(towards)) * geometry.pitch_px
+    aim, before, beside = to_image(geometry, np.array([at, at - 3 * step, at + (geometry.pitch_px, 0.0)], np.float32))
+    direction = (aim - before) / np.linalg.norm(aim - before)
+    hand = Occluder(
+        "hand",
+        (float(aim[0]), float(aim[1])),
+        (float(direction[0]), float(direction[1])),
+        float(np.linalg.norm(beside - aim)),
+    )
+    out = image.copy()
+    shadow = np.zeros((out.shape[0] // 4 + 1, out.shape[1] // 4 + 1), np.float32)
+    draw_occluder(out, shadow, hand, np.random.default_rng(seed), (0.0, 1.0))
+    return out
 
 
 def uncalibrated_bench_photo(seed: int, photo: int, layout: Layout, *, occlusion: str | None = None) -> Rendered:
