@@ -1,6 +1,7 @@
-"""What ``bench/light.py`` and ``bench/loose.py`` share: their options,
-the calibrated boards of ``bench/vision.py`` they take their photos of,
-and what they count of each kind of photo: the photo read alone
+"""What ``bench/light.py``, ``bench/loose.py`` and ``bench/reach.py``
+share: their options, the calibrated boards of ``bench/vision.py`` they
+take their photos of, and what they count of each kind of photo: the
+photo read alone
 (refused, or its points right and confidently wrong), and the move judged
 against the frame before it (identified, refused, called illegal, taken
 for another play)."""
@@ -13,6 +14,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -80,14 +82,19 @@ def report(bench: str, args: argparse.Namespace, started: float, heading: str, t
         print(tally.line(kind))
 
 
-def arguments(doc: str, argv: list[str] | None, *, per_board: str, show_errors: str) -> argparse.Namespace:
+def arguments(
+    doc: str, argv: list[str] | None, *, per_board: str, show_errors: str, dump: str | None = None
+) -> argparse.Namespace:
     """The options of a bench described by ``doc``: how many boards, how many
-    ``per_board`` (its help) on each, their seed, and ``--show-errors``."""
+    ``per_board`` (its help) on each, their seed, ``--show-errors`` and,
+    where ``dump`` says what it writes, ``--dump DIR``."""
     parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--boards", type=int, default=40, help="boards drawn (default 40)")
     parser.add_argument("--per-board", type=int, default=5, help=f"{per_board} per board (default 5)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the boards (those of bench/vision.py)")
     parser.add_argument("--show-errors", action="store_true", help=show_errors)
+    if dump is not None:
+        parser.add_argument("--dump", metavar="DIR", type=Path, help=dump)
     return parser.parse_args(argv)
 
 

@@ -166,6 +166,7 @@ def shoot(
     np_rng: np.random.Generator,
     *,
     occlusion: str = "none",
+    reach: tuple[float, float] | None = None,
     gaps: float = 0.0,
     gaps_seed: int | None = None,
 ) -> np.ndarray:
@@ -178,6 +179,7 @@ def shoot(
         effects=board.effects,
         board_seed=board.board_seed,
         occlusion=occlusion,  # type: ignore[arg-type]
+        reach=reach,
         gaps=gaps,
         gaps_seed=gaps_seed,
     )

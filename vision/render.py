@@ -313,12 +313,20 @@ def _punch_tops(shadow: Floats, scene: _Scene, board: list[Piece], blocks: list[
         cv2.circle(shadow, centre, round(scene.geo.radius * 0.97 * 4), 0.0, -1, cv2.LINE_AA, shift=4)
 
 
-def _occluder(kind: Occlusion, rng: np.random.Generator, geo: Geometry, homography: Doubles) -> Occluder:
+def _occluder(
+    kind: Occlusion, rng: np.random.Generator, geo: Geometry, homography: Doubles, reach: tuple[float, float] | None
+) -> Occluder:
     """Where a hand, arm or cup covers the playing area: a target inside it,
-    reached from beyond one of the long edges (where the players sit)."""
-    u, v = float(rng.uniform(0.12, 0.88)), float(rng.uniform(0.15, 0.85))
+    reached from beyond one of the long edges (where the players sit); at
+    ``reach`` (see :func:`render`) from the nearer one, else drawn in the
+    middle of the area from either."""
+    if reach is None:
+        u, v = float(rng.uniform(0.12, 0.88)), float(rng.uniform(0.15, 0.85))
+        from_bottom = rng.random() < 0.5
+    else:
+        u, v = reach
+        from_bottom = v > 0.5
     target = (geo.x0 + u * geo.width, geo.y0 + v * geo.height)
-    from_bottom = rng.random() < 0.5
     outside = (
         target[0] + float(rng.normal(0, 0.3)) * geo.width,
         geo.y0 + (geo.height * 2 if from_bottom else -geo.height),
@@ -417,6 +425,7 @@ def render(
     size: tuple[int, int] = (1280, 720),
     camera: CameraPose | None = None,
     occlusion: Occlusion = "none",
+    reach: tuple[float, float] | None = None,
     dice: tuple[int, int] | None = None,
     cube: int | None = None,
     lighting: Lighting | None = None,
@@ -439,13 +448,17 @@ def render(
     ``rng`` when None). ``clutter`` puts a dice cup or a game clock on the
     table beside the board, never over the playing area (None: in 30 % of
     frames, drawn from ``rng``). ``occlusion`` puts a hand, an arm or a dice cup over
-    part of the playing area and sets ``Rendered.occluded``. ``gaps`` leaves
+    part of the playing area and sets ``Rendered.occluded``; ``reach``: where
+    it reaches to, as fractions (x, y) of the playing area's width and height
+    from its top-left corner (drawn in its middle when None). ``gaps`` leaves
     the checkers of each line apart, by that many checker radii each (a
     standard deviation), as ``gaps_seed`` places them (see
     :func:`vision.render_board.pieces`).
     """
     if occlusion not in OCCLUSIONS:
         raise ValueError(f"occlusion {occlusion!r}: expected one of {', '.join(OCCLUSIONS)}")
+    if reach is not None and not all(0.0 <= f <= 1.0 for f in reach):
+        raise ValueError(f"reach {reach!r}: expected two fractions 0..1 of the playing area")
     if dice is not None and not all(1 <= d <= 6 for d in dice):
         raise ValueError(f"dice {dice!r}: expected two faces 1..6")
     if isinstance(style, str):
@@ -506,7 +519,7 @@ def render(
         draw_clutter(image, shade, board_outline, 2 * geo.radius * _scale(homography, geo), rng, light_img)
     occluded = occlusion != "none"
     if occluded:
-        occ = _occluder(occlusion, rng, geo, homography)
+        occ = _occluder(occlusion, rng, geo, homography, reach)
         draw_occluder(image, shade, occ, rng, light_img)
 
     vignette = effects.vignette_map(size) if effects.vignette > 0 else None

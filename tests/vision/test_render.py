@@ -70,6 +70,23 @@ def test_render_occlusion_sets_flag(occlusion: str) -> None:
     assert covered.occluded and not clear.occluded
 
 
+@pytest.mark.parametrize("reach", [(0.04, 0.96), (0.5, 0.5), (0.9, 0.05)])
+def test_render_puts_a_cup_where_it_is_asked_to_reach(reach: tuple[float, float]) -> None:
+    flat = {"size": SMALL, "camera": CameraPose.overhead(), "lighting": Lighting.even(), "effects": Effects.none()}
+    clear = render(START, rng=np.random.default_rng(4), clutter=False, **flat)  # type: ignore[arg-type]
+    covered = render(START, rng=np.random.default_rng(4), clutter=False, occlusion="cup", reach=reach, **flat)  # type: ignore[arg-type]
+    target = clear.area_maps[0] @ np.array([reach[0], reach[1], 1.0])
+    x, y = np.rint(target[:2] / target[2]).astype(int)
+    changed = np.abs(covered.image.astype(int) - clear.image.astype(int)).max(axis=-1) > 30
+    ys, xs = np.nonzero(changed)
+    assert len(xs) > 1000 and np.hypot(xs.mean() - x, ys.mean() - y) < 0.02 * SMALL[0]  # the cup stands there
+
+
+def test_render_refuses_a_reach_off_the_playing_area() -> None:
+    with pytest.raises(ValueError, match="reach"):
+        render(START, rng=np.random.default_rng(0), occlusion="hand", reach=(1.2, 0.5))
+
+
 def test_render_unknown_style_names_it() -> None:
     with pytest.raises(StyleError, match="'plaid'"):
         render(START, rng=np.random.default_rng(0), style="plaid")
