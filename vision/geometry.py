@@ -223,16 +223,24 @@ def _flat(geometry: BoardGeometry) -> tuple[FloatArray, FloatArray, tuple[int, i
 
 
 @functools.lru_cache(maxsize=8)
-def _maps(geometry: BoardGeometry) -> tuple[npt.NDArray[np.int16], npt.NDArray[np.uint16]]:
+def _maps(geometry: BoardGeometry, margin: int) -> tuple[npt.NDArray[np.int16], npt.NDArray[np.uint16]]:
     """Fixed-point remap tables (rectified pixel -> raw image pixel) for
-    folding boards and lenses, computed once per geometry."""
+    folding boards and lenses, with ``margin`` px around the playing area
+    (each half's mapping carried on past its outer edges), computed once
+    per geometry."""
     width, height = geometry.size
-    xs, ys = np.meshgrid(np.arange(width, dtype=np.float32) + 0.5, np.arange(height, dtype=np.float32) + 0.5)
-    src = np.zeros((height, width, 2), np.float32)
-    for image_quad, rect_quad, (x0, x1) in _pieces(geometry):
+    xs, ys = np.meshgrid(
+        np.arange(-margin, width + margin, dtype=np.float32) + 0.5,
+        np.arange(-margin, height + margin, dtype=np.float32) + 0.5,
+    )
+    src = np.zeros((*xs.shape, 2), np.float32)
+    pieces = _pieces(geometry)
+    for i, (image_quad, rect_quad, (x0, x1)) in enumerate(pieces):
         inverse = cv2.getPerspectiveTransform(rect_quad, image_quad)
-        grid = np.stack([xs[:, x0:x1], ys[:, x0:x1]], axis=-1).reshape(-1, 1, 2)
-        src[:, x0:x1] = cv2.perspectiveTransform(grid, inverse).reshape(height, x1 - x0, 2)
+        lo = 0 if i == 0 else x0 + margin
+        hi = xs.shape[1] if i == len(pieces) - 1 else x1 + margin
+        grid = np.stack([xs[:, lo:hi], ys[:, lo:hi]], axis=-1).reshape(-1, 1, 2)
+        src[:, lo:hi] = cv2.perspectiveTransform(grid, inverse).reshape(xs.shape[0], hi - lo, 2)
     return remap_tables(raw_points(src, geometry.lens))
 
 
@@ -243,16 +251,21 @@ def remap_tables(src: FloatArray) -> tuple[npt.NDArray[np.int16], npt.NDArray[np
     return np.asarray(map1, np.int16), np.asarray(map2, np.uint16)
 
 
-def rectify(image: Image, geometry: BoardGeometry) -> Image:
-    """Camera frame (h, w, 3) BGR uint8 -> rectified board (height, width, 3)."""
+def rectify(image: Image, geometry: BoardGeometry, *, margin: int = 0) -> Image:
+    """Camera frame (h, w, 3) BGR uint8 -> rectified board (height, width, 3),
+    with ``margin`` px of what lies around the playing area (its frame, the
+    table) on every side as well: rectified pixel (x, y) is then at
+    (x + margin, y + margin)."""
     if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
         raise ImageError(f"image of shape {image.shape!r} and type {image.dtype}: expected (h, w, 3) uint8 BGR")
+    width, height = geometry.size
     if len(geometry.corners) == 4 and geometry.lens is None:
+        shift = np.array([[1.0, 0.0, margin], [0.0, 1.0, margin], [0.0, 0.0, 1.0]])
+        size = (width + 2 * margin, height + 2 * margin)
         return np.asarray(
-            cv2.warpPerspective(image, homography(geometry), geometry.size, flags=cv2.INTER_LINEAR),
-            np.uint8,
+            cv2.warpPerspective(image, shift @ homography(geometry), size, flags=cv2.INTER_LINEAR), np.uint8
         )
-    map1, map2 = _maps(geometry)
+    map1, map2 = _maps(geometry, margin)
     return np.asarray(cv2.remap(image, map1, map2, cv2.INTER_LINEAR), np.uint8)
 
 

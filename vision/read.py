@@ -68,6 +68,7 @@ from vision.refusal import (
     check_exposure,
     check_occlusion,
     check_sharpness,
+    cup_margin,
     light_changed,
     straighten_hint,
 )
@@ -939,8 +940,8 @@ def read_rectified(
     hold: bool = True,
 ) -> Reading:
     """Read a rectified board (height, width, 3) BGR uint8: exposure and
-    sharpness refusals first, and with a calibration's ``reference`` a dice
-    cup (:mod:`vision.cups`); then every slot, against ``model``. ``empty``:
+    sharpness refusals first (a dice cup is looked for on the camera frame:
+    :func:`check_frame`); then every slot, against ``model``. ``empty``:
     the calibration's thumbnail of the empty board (see
     :mod:`vision.occlusion`), to refuse frames where something covers it;
     ``borrowed``: the slots (2, 12, S) whose empty look was borrowed from
@@ -956,8 +957,6 @@ def read_rectified(
     refusal = check_exposure(rectified, config=refusal_config, reference=reference)
     if refusal is None:
         refusal = check_sharpness(rectified, reference=reference, config=refusal_config)
-    if refusal is None and reference is not None:
-        refusal = check_cup(rectified, geometry, reference=reference, config=refusal_config, empty=empty)
     if refusal is not None:
         return refused_reading(refusal, geometry, rectified)
     lab = to_lab(rectified)
@@ -1345,12 +1344,20 @@ def _check_covered(
 
 def check_frame(image: Image, calibration: Calibration) -> tuple[Image, Refusal | None]:
     """A camera frame rectified with a board's calibration, and why it cannot
-    be read at all (too dark, blown out, the board moved), if so."""
-    rectified = rectify(image, calibration.geometry)
-    refusal = check_exposure(rectified, config=calibration.refusal, reference=calibration.reference)
+    be read at all (too dark, blown out, the board moved, a dice cup on it:
+    looked for with the frame around the playing area, where a cup at the
+    board's edge stands too), if so."""
+    geometry, config, reference = calibration.geometry, calibration.refusal, calibration.reference
+    margin = cup_margin(geometry, config)
+    around = rectify(image, geometry, margin=margin)
+    width, height = geometry.size
+    rectified = np.ascontiguousarray(around[margin : margin + height, margin : margin + width])
+    refusal = check_exposure(rectified, config=config, reference=reference)
     if refusal is None:
-        refusal = check_board_moved(
-            image, calibration.geometry, reference=calibration.reference, config=calibration.refusal
+        refusal = check_board_moved(image, geometry, reference=reference, config=config)
+    if refusal is None and reference is not None:
+        refusal = check_cup(
+            rectified, geometry, reference=reference, config=config, empty=calibration.empty_board, around=around
         )
     return rectified, refusal
 

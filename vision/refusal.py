@@ -15,8 +15,8 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.captions import Box, along_outline, caption_boxes, inside, unknown
-from vision.cups import Circle, new_outline, points_under, round_things, unknown_round_things
-from vision.geometry import BoardGeometry, Image, to_image
+from vision.cups import Circle, board_round_things, new_outline, points_under, unknown_round_things
+from vision.geometry import BoardGeometry, Image, rectify, to_image
 from vision.relight import same_surface
 
 FloatArray = npt.NDArray[np.float32]
@@ -246,8 +246,10 @@ def reference_of(
     _, far, _ = outline_profile(image, geometry, reach=_FRAME_REACH)
     boxes = caption_boxes(image)
     light, _, _ = exposure(rectified)
-    own = round_things(
+    # the board's own round things, looked for as check_cup looks for cups
+    own = board_round_things(
         rectified,
+        rectify(image, geometry, margin=cup_margin(geometry, config)),
         geometry,
         min_radius=config.cup_min_radius,
         max_radius=config.cup_max_radius,
@@ -323,6 +325,13 @@ def check_sharpness(rectified: Image, *, reference: dict[str, Any] | None, confi
     return None
 
 
+def cup_margin(geometry: BoardGeometry, config: RefusalConfig) -> int:
+    """How far (rectified px) around the playing area :func:`check_cup`
+    looks: a cup standing on a point at the board's edge stands over its
+    frame as well, and its outline is a whole circle only there."""
+    return int(np.ceil(config.cup_max_radius * geometry.pitch_px))
+
+
 def check_cup(
     rectified: Image,
     geometry: BoardGeometry,
@@ -330,16 +339,20 @@ def check_cup(
     reference: dict[str, Any],
     config: RefusalConfig,
     empty: npt.NDArray[np.float32] | None = None,
+    around: Image | None = None,
 ) -> Refusal | None:
     """``hand_over_board`` where a circle bigger than a checker stands on the
-    board that was not there at calibration and, given the calibration's
-    thumbnail of the ``empty`` board, draws an edge of its own along its
-    outline (:mod:`vision.cups`)."""
+    board (its centre on the playing area) that was not there at calibration
+    and, given the calibration's thumbnail of the ``empty`` board, draws an
+    edge of its own along its outline (:mod:`vision.cups`). ``around``: the
+    board rectified with :func:`cup_margin` px around the playing area, where
+    a cup reaching past it shows its whole outline."""
     from vision.read import point_name
 
     known = [Circle(float(x), float(y), float(r)) for x, y, r in reference.get("round_things") or []]
     cups = unknown_round_things(
         rectified,
+        around,
         geometry,
         known,
         min_radius=config.cup_min_radius,

@@ -43,6 +43,27 @@ def test_a_cup_the_empty_board_comparison_misses_is_refused_by_its_outline(style
     assert "round" in refusal.message
 
 
+@pytest.mark.parametrize("corner", [(0.05, 0.05), (0.95, 0.05), (0.95, 0.95), (0.05, 0.95)])
+def test_a_cup_standing_over_the_boards_corner_is_refused_by_its_whole_outline(corner: tuple[float, float]) -> None:
+    """A black cup set down over a corner of the board stands half on the
+    frame: on the playing area its outline is only part of a circle, and
+    the frame crossing check sees nothing where it is as dark as the frame.
+    Around the playing area its outline is whole. (bench/reach.py seed 3
+    found such cups read as dark checkers on the corner points, and a legal
+    move judged illegal.)"""
+    look, start, _ = bench_board(3, 61)
+    calibration = calibrate(start.image, start.corners, tray=start.tray)
+    position, mover = game_position(61, 10)
+    image = render(
+        light_layout(position, mover), rng=np.random.default_rng(61), occlusion="cup", reach=corner, **look
+    ).image
+    refusal = read_board(image, calibration).refusal
+    assert refusal is not None and refusal.reason == "hand_over_board"
+    assert "round and bigger than a checker" in refusal.message
+    clear = render(light_layout(position, mover), rng=np.random.default_rng(61), **look).image
+    assert read_board(clear, calibration).refusal is None
+
+
 def test_a_clean_frame_has_no_cup() -> None:
     board = random_board(309, "tournament")
     calibration = calibrated(board)
@@ -80,6 +101,23 @@ def test_a_medallion_on_the_board_at_calibration_is_the_boards_own() -> None:
     assert refusal is not None and "round" in refusal.message
 
 
+def test_a_medallion_at_the_end_of_the_bar_over_the_frame_is_the_boards_own() -> None:
+    """The board's own round things are looked for at calibration as cups
+    are later, with the frame around the playing area in view: one half
+    over the frame is whole only there."""
+    board = plain_board("wood")
+    plain = calibrated(board)
+    geometry = plain.geometry
+    at = ((geometry.bar[0] + geometry.bar[1]) / 2, 0.3 * geometry.pitch_px)
+    shot = board.shoot(START, 1000)
+    calibration = calibrate(with_medallion(shot.image, geometry, at), shot.corners, lens=board.lens)
+    assert len(calibration.reference["round_things"]) == 1
+    frame = with_medallion(board.shoot(light_layout(*game_position(4, 6)), 4).image, geometry, at)
+    assert read_board(frame, calibration).refusal is None
+    refusal = read_board(frame, plain).refusal  # a board calibrated without it
+    assert refusal is not None and "round" in refusal.message
+
+
 def test_the_edge_of_a_lamps_glare_is_no_cup() -> None:
     """A lamp's glare on dark felt beside the bar: its soft edge, the bar's
     and the points' tips make a circle as clean as a cup's now and then
@@ -95,6 +133,7 @@ def test_the_edge_of_a_lamps_glare_is_no_cup() -> None:
         rectified = rectify(render(layout, rng=np.random.default_rng(seed), **look).image, geometry)
         seen = unknown_round_things(
             rectified,
+            None,
             geometry,
             [],
             min_radius=calibration.refusal.cup_min_radius,

@@ -3,6 +3,8 @@ checked against independent computations."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import pytest
@@ -220,6 +222,39 @@ def test_folding_board_gets_a_mapping_per_half() -> None:
     flat = BoardGeometry(tuple(map(tuple, CORNERS.tolist())), (480, 400), (216.0, 264.0), 36.0)
     flat_err = np.abs(rectify(image, flat)[10:-10, 10:230].astype(int) - board[10:-10, 10:230].astype(int)).mean()
     assert left_err < flat_err
+
+
+def _smooth_frame_and(kind: str) -> tuple[np.ndarray, BoardGeometry]:
+    """A camera frame of smooth ramps (interpolation keeps its values) and
+    a geometry on it: ``flat``, through a ``lens``, or ``folding``."""
+    ys, xs = np.mgrid[0:720, 0:1280]
+    image = np.dstack([xs * 255 // 1279, ys * 255 // 719, np.full_like(xs, 128)]).astype(np.uint8)
+    flat = BoardGeometry(tuple(map(tuple, CORNERS.tolist())), (480, 400), (216.0, 264.0), 36.0)
+    if kind == "lens":
+        lens = Lens(((900.0, 0.0, 640.0), (0.0, 900.0, 360.0), (0.0, 0.0, 1.0)), (-0.1, 0.0, 0.0, 0.0, 0.0))
+        return image, replace(flat, lens=lens)
+    if kind == "folding":
+        hinge = ((650.0, 95.0), (660.0, 640.0))
+        return image, replace(flat, corners=(flat.corners[0], hinge[0], *flat.corners[1:3], hinge[1], flat.corners[3]))
+    return image, flat
+
+
+@pytest.mark.parametrize("kind", ["flat", "lens", "folding"])
+def test_rectify_with_a_margin_keeps_the_board_pixel_for_pixel(kind: str) -> None:
+    image, geometry = _smooth_frame_and(kind)
+    around = rectify(image, geometry, margin=20)
+    assert around.shape == (440, 520, 3)
+    assert np.array_equal(around[20:-20, 20:-20], rectify(image, geometry))
+
+
+@pytest.mark.parametrize("kind", ["flat", "lens"])
+def test_rectify_with_a_margin_shows_what_lies_around_the_playing_area(kind: str) -> None:
+    image, geometry = _smooth_frame_and(kind)
+    around = rectify(image, geometry, margin=20)
+    outside = np.array([[-10.0, 200.0], [240.0, -10.0], [489.0, 200.0], [240.0, 409.0]], np.float32)
+    for (x, y), (u, v) in zip(outside, to_image(geometry, outside), strict=True):
+        seen = around[int(y) + 20, int(x) + 20].astype(int)
+        assert np.abs(seen - image[int(round(v)), int(round(u))].astype(int)).max() <= 4
 
 
 def test_geometry_rejects_a_bar_outside_the_board() -> None:

@@ -174,10 +174,11 @@ def light_layout(position: Position, mover: str) -> Layout:
     return layout_from_position(position if mover == "light" else position.swap(), mover="light")
 
 
-def with_medallion(image: np.ndarray, geometry: BoardGeometry) -> np.ndarray:
+def with_medallion(image: np.ndarray, geometry: BoardGeometry, at: tuple[float, float] | None = None) -> np.ndarray:
     """``image`` (of a board photographed straight from above) with a dark
-    round medallion 2.4 checkers across in the middle of the left half."""
-    x, y = geometry.bar[0] / 2, geometry.size[1] / 2
+    round medallion 2.4 checkers across centred ``at`` (rectified px; in
+    the middle of the left half if None)."""
+    x, y = (geometry.bar[0] / 2, geometry.size[1] / 2) if at is None else at
     centre, rim = to_image(geometry, np.array([[x, y], [x + 1.2 * geometry.pitch_px, y]], np.float32))
     out = image.copy()
     radius = round(float(rim[0] - centre[0]))
