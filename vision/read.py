@@ -910,6 +910,31 @@ def _follow_lines(
     return *moved, slot_z_scores(*moved, config=config)
 
 
+def lines_read_whole(
+    prob: FloatArray, explained: FloatArray, counts: npt.NDArray[np.int64], *, config: ReadConfig
+) -> npt.NDArray[np.bool_]:
+    """The slots (2, 12, S) surely (``config.confident``) of their line's
+    colour in the lines (``counts`` (2, 12)) read whole: each slot of the
+    line within ``config.unexplained_spreads`` of a look (``explained``),
+    and the slot past it, if any, bare and fitting its look closely
+    (``config.checker_fit_spreads``). A camera looking steeply at a corner
+    sees the side of each checker of a line there, and they fit their look
+    only loosely; a hand over a line leaves part of it fitting nothing, or
+    lies past it."""
+    slots = explained.shape[-1]
+    length = np.minimum(np.abs(counts), slots)
+    in_line = np.arange(slots) < length[..., None]
+    past = np.minimum(length, slots - 1)[..., None]
+    bare_past = (length == slots) | (
+        (np.take_along_axis(prob[..., EMPTY], past, axis=-1)[..., 0] >= 0.5)
+        & (np.take_along_axis(explained, past, axis=-1)[..., 0] < config.checker_fit_spreads)
+    )
+    whole = bare_past & ((explained < config.unexplained_spreads) | ~in_line).all(axis=-1)
+    colour = np.where(counts > 0, LIGHT, DARK)[..., None, None]
+    surely = np.take_along_axis(prob, np.broadcast_to(colour, (*counts.shape, slots, 1)), axis=-1)[..., 0]
+    return np.asarray(in_line & whole[..., None] & (surely >= config.confident), np.bool_)
+
+
 def unexplained_slots(prob: FloatArray, explained: FloatArray, *, config: ReadConfig) -> npt.NDArray[np.bool_]:
     """(2, 12, S) the slots that nothing learned explains: farther than
     ``config.unexplained_spreads`` from every look (``explained``, see
@@ -1024,8 +1049,12 @@ def read_rectified(
         refusal = _check_too_many(on_points, bar, config=config)
     if refusal is None and empty is not None:
         # a slot is a checker where it fits one's look closely, or loosely
-        # (at a corner, in odd light) where the empty look is far
-        loosely = (explained < config.unexplained_spreads) & (slot_z[..., EMPTY] > 2 * config.unexplained_spreads)
+        # (at a corner, in odd light) where the empty look is far or it lies
+        # in a line read whole
+        loosely = (explained < config.unexplained_spreads) & (
+            (slot_z[..., EMPTY] > 2 * config.unexplained_spreads)
+            | lines_read_whole(prob, explained, counts, config=config)
+        )
         checkers = (prob[..., EMPTY] < 0.5) & ((explained < config.checker_fit_spreads) | loosely)
         colours = np.where(prob[..., LIGHT] >= prob[..., DARK], LIGHT, DARK).astype(np.int8)
         piles = (np.abs(counts) > LINE) & piled

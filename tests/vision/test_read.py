@@ -35,6 +35,7 @@ from vision.read import (
     _held,
     _read_points,
     _washed_out,
+    lines_read_whole,
     point_name,
     read_bar,
     read_board,
@@ -1034,6 +1035,58 @@ def test_checkers_that_fit_loosely_but_look_nothing_like_the_bare_point_are_no_h
         reading = read_board(odd, calibration)
         assert reading.refusal is None, (tint, reading.refusal)
         assert reading.counts[0, 8] == 3 and "top 9" in reading.uncertain
+
+
+def test_a_line_is_read_whole_only_where_every_checker_fits_and_the_point_is_bare_past_it() -> None:
+    """Checkers of a line that fit their look only loosely are checkers for
+    the occlusion check where the line is read whole (each of its slots
+    fitting a look, and the slot past it bare) and they are surely of the
+    line's colour. A hand over a line leaves a slot fitting nothing, or
+    lies past it."""
+    config = ReadConfig()
+    slots = 5
+    prob = np.zeros((2, 12, slots, 3), np.float32)
+    prob[..., EMPTY] = 1.0
+    explained = np.full((2, 12, slots), 0.5, np.float32)
+    counts = np.zeros((2, 12), np.int64)
+
+    def line(col: int, n: int, colour: int = DARK) -> None:
+        counts[0, col] = n if colour == LIGHT else -n
+        prob[0, col, :n] = 0.0
+        prob[0, col, :n, colour] = 0.95
+        explained[0, col, :n] = 3.3  # past checker_fit_spreads, within unexplained_spreads
+
+    for col in range(5):
+        line(col, 3)
+    line(5, 5, LIGHT)
+    explained[0, 1, 1] = 4.2  # a slot of the line fits nothing
+    prob[0, 2, 3, EMPTY], prob[0, 2, 3, DARK], explained[0, 2, 3] = 0.2, 0.8, 3.5  # something lies past it
+    prob[0, 3, 2, DARK] = 0.6  # a slot not surely dark: the rest count
+    prob[0, 4, 1, DARK], prob[0, 4, 1, LIGHT] = 0.0, 0.95  # a slot of the other colour: the rest count
+    whole = lines_read_whole(prob, explained, counts, config=config)
+    assert whole[0, 0].tolist() == [True, True, True, False, False]
+    assert whole[0, 5].all()  # a full line has no slot past it
+    assert not whole[0, 1:3].any()
+    assert whole[0, 3].tolist() == [True, True, False, False, False]
+    assert whole[0, 4].tolist() == [True, False, True, False, False]
+    assert not whole[1].any() and not whole[0, 6:].any()
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_line_seen_steeply_at_the_boards_corner_is_read_not_taken_for_a_hand(seed: int) -> None:
+    """A camera looking steeply through a bent lens at a board's far
+    corner sees the side of each checker of a line there, and the first
+    checkers fit their look only loosely (3.0 to 3.4 spreads, the bare
+    point's 5.4 to 5.9). The line is read whole, surely dark:
+    they are checkers for the occlusion check too, and the frame is read,
+    not refused as something covering top 11 (``bench/vision.py --seed 3``,
+    the felt-green board of photos 371 to 380, and its photo 377)."""
+    look, start, _ = bench_board(3, 39)
+    calibration = calibrate(start.image, start.corners, tray=start.tray, lens=Board(**look).lens)
+    layout = Layout(top=(0, 0, 0, -1, 1, 0, 0, 1, -5, -3, -4, 0), bottom=(0, -1, -1, 0, 1, 0, 0, 0, 0, 6, 6, 0))
+    reading = read_board(render(layout, rng=np.random.default_rng(seed), **look).image, calibration)
+    assert reading.refusal is None, reading.refusal
+    assert reading.layout().top == layout.top
 
 
 def test_a_hand_the_colour_of_a_pale_board_is_refused_over_a_hands_area() -> None:
