@@ -138,6 +138,19 @@ def bar_middle(features: SlotFeatures) -> BoolArray:
     return middle
 
 
+def between_bar_checkers(features: SlotFeatures, bar_checkers: BoolArray) -> BoolArray:
+    """(h', w') the bar's middle (:func:`bar_middle`) between the first and
+    the last of the bar probes (B,) a checker was found centred on (none
+    where fewer than two were)."""
+    between = bar_middle(features)
+    ys = features.bar_xy[bar_checkers, 1]
+    if len(ys) < 2:
+        return np.zeros_like(between)
+    rows = np.arange(between.shape[0])
+    between[(rows < ys.min()) | (rows > ys.max())] = False
+    return between
+
+
 def care_mask(
     features: SlotFeatures, checkers: BoolArray, counts: npt.NDArray[np.int64], bar_checkers: BoolArray
 ) -> BoolArray:
@@ -321,13 +334,17 @@ def slots_touching(mask: BoolArray, features: SlotFeatures) -> BoolArray:
     return np.asarray(grown[y, x] > 0, np.bool_)
 
 
-def largest_blob(mask: BoolArray) -> tuple[int, BoolArray]:
-    """Area (px) of the largest connected region of ``mask`` and that region."""
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
-    if count <= 1:
+def largest_blob(mask: BoolArray, joined: BoolArray | None = None) -> tuple[int, BoolArray]:
+    """Area (px) of the largest connected region of ``mask`` and that region;
+    parts of ``mask`` that ``joined`` (h', w') connects are one region (its
+    own px add no area)."""
+    connected = mask if joined is None else mask | joined
+    count, labels = cv2.connectedComponents(connected.astype(np.uint8), connectivity=8)
+    areas = np.bincount(labels[mask], minlength=count)
+    biggest = int(np.argmax(areas))
+    if areas[biggest] == 0:
         return 0, np.zeros(mask.shape, np.bool_)
-    biggest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-    return int(stats[biggest, cv2.CC_STAT_AREA]), labels == biggest
+    return int(areas[biggest]), mask & (labels == biggest)
 
 
 def covered_points(region: BoolArray, features: SlotFeatures) -> list[tuple[int, int]]:

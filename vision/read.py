@@ -48,6 +48,7 @@ from vision.layout import Layout
 from vision.lines import line_shifts, shifted
 from vision.occlusion import (
     bar_middle,
+    between_bar_checkers,
     borrowed_area,
     care_mask,
     changed,
@@ -1302,7 +1303,9 @@ def _check_covered(
     its edges: :func:`vision.occlusion.only_light`), and the points (2, 12)
     it leaves unsure: where all that departs fits in
     one checker's room, it is a checker misread (in glare, leaning on the
-    next point), not a hand, and only the points it touches are unsure.
+    next point), not a hand, and only the points it touches are unsure
+    (the pieces between checkers read one after another on the bar are
+    judged as one).
     The lines of the ``piles`` (2, 12) surely piled are not judged, nor a
     little past their sides: their upper layer lies over the line as no
     pasted checker does. Where ``new`` (h', w') marks what changed since
@@ -1325,7 +1328,8 @@ def _check_covered(
     # out of the care area; but a hand lying along the bar is read as
     # checker after checker there: judge the bar's middle there too, as
     # tolerantly as a pasted checker
-    beside_bar_checkers = bar_middle(features) & ~care & ~discs
+    around_bar_checkers = bar_middle(features) & ~care
+    beside_bar_checkers = around_bar_checkers & ~discs
     care |= beside_bar_checkers
     guessed = guessed | beside_bar_checkers
     residual, faint_residual = (
@@ -1345,14 +1349,17 @@ def _check_covered(
         features.thumbnail, expected, faint_region
     ):
         strange |= faint_region
-    area, region = largest_blob(strange)
+    # what departs between checker after checker read on the bar is one
+    # thing (a hand lying along it, read so), however the discs cut it
+    along_the_bar = around_bar_checkers & between_bar_checkers(features, bar_checkers != 0)
+    area, region = largest_blob(strange, along_the_bar)
     least = config.occlusion_area * float(PATCH * PATCH)
     if area < least:
         return None, unsure
     if new is not None:
         for r, c in covered_points(region, features):
             unsure[r, c] = True
-        area, region = largest_blob(strange & new)
+        area, region = largest_blob(strange & new, along_the_bar)
         if area < least:
             return None, unsure
     covered = covered_points(region, features)

@@ -491,7 +491,7 @@ def test_a_sleeve_read_as_checkers_is_no_proof_of_an_illegal_move() -> None:
     assert verdict.verdict == "refused", [str(c) for c in verdict.contradictions]
 
 
-@pytest.mark.parametrize("hand", [2, 5])
+@pytest.mark.parametrize("hand", [1, 2, 5])
 def test_a_hand_lying_along_the_bar_is_refused_not_judged(hand: int) -> None:
     """A hand lying along the bar is read as checker after checker there,
     and around each checker read on the bar the board is not judged as the
@@ -499,7 +499,10 @@ def test_a_hand_lying_along_the_bar_is_refused_not_judged(hand: int) -> None:
     tolerantly as a pasted checker, and the hand is refused, read alone or
     against the frame before, and judged. Without that, these hands left
     the board unmoved by dark (bench/vision.py seed 3's board 35, as over
-    its photo 335) and were judged illegal."""
+    its photo 335) and were judged illegal. A pale hand (1) passes for
+    light checker after light checker, and only the pieces between them
+    depart, each no bigger than a checker misread: together they are one
+    thing."""
     look, start, _ = bench_board(3, 35)
     calibration = calibrate(start.image, start.corners, tray=start.tray)
     position, dice, mover = Position.from_id("hR8AZmSz5FFBBA"), Dice(5, 4), "dark"

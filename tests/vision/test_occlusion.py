@@ -11,7 +11,18 @@ from tests.vision.vision_boards import START, calibrated, plain_board
 from vision.colours import DISC, EMPTY, LIGHT, layout_states
 from vision.features import PATCH, measure
 from vision.geometry import rectify
-from vision.occlusion import NUDGE, borrowed_area, care_mask, empty_board, line_area, only_light, paste_checkers
+from vision.occlusion import (
+    NUDGE,
+    bar_middle,
+    between_bar_checkers,
+    borrowed_area,
+    care_mask,
+    empty_board,
+    largest_blob,
+    line_area,
+    only_light,
+    paste_checkers,
+)
 from vision.relight import same_surface
 
 
@@ -128,3 +139,41 @@ def test_only_light_keeps_the_boards_colour_and_its_edges() -> None:
         assert not only_light(_lab(hand), expected, band), hand_colour
     # the band's colour alone does not tell the brown hand: it keeps the wood's
     assert same_surface(_lab(wood[None, None] * 0.75)[0], _lab(wood[None, None])[0])[0]
+
+
+def test_the_largest_blob_counts_the_pieces_a_joining_mask_connects_as_one() -> None:
+    """What departs between checker after checker read on the bar comes in
+    pieces the pasted discs cut apart; joined, they are one region, whose
+    area is theirs alone."""
+    mask = np.zeros((30, 10), np.bool_)
+    mask[2:6, 2:6] = True  # 16 px
+    mask[12:15, 2:6] = True  # 12 px
+    mask[22:27, 2:7] = True  # 25 px
+    area, region = largest_blob(mask)
+    assert area == 25 and region.sum() == 25 and region[24, 4]
+    joined = np.zeros_like(mask)
+    joined[:, 4] = True
+    area, region = largest_blob(mask, joined)
+    assert area == 53 and (region == mask).all()
+    area, region = largest_blob(np.zeros_like(mask), joined)
+    assert area == 0 and not region.any()
+
+
+def test_only_the_bar_between_two_checkers_read_there_joins_what_departs() -> None:
+    """What departs between checker after checker read on the bar is one
+    thing; past the first and the last, or beside a lone checker (others
+    there read on a second look, not pasted), it is not joined."""
+    board = plain_board("wood")
+    geometry = calibrated(board).geometry
+    features = measure(rectify(board.shoot(START, 1000).image, geometry), geometry)
+    probes = len(features.bar_xy)
+    lone = np.zeros(probes, np.bool_)
+    lone[probes // 2] = True
+    assert not between_bar_checkers(features, lone).any()
+    two = lone.copy()
+    two[probes // 2 + 8] = True
+    between = between_bar_checkers(features, two)
+    rows = np.flatnonzero(between.any(axis=1))
+    top, bottom = features.bar_xy[probes // 2, 1], features.bar_xy[probes // 2 + 8, 1]
+    assert top <= rows.min() <= top + 1 and bottom - 1 <= rows.max() <= bottom
+    assert not (between & ~bar_middle(features)).any()
