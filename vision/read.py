@@ -931,9 +931,8 @@ def lines_read_whole(
         & (np.take_along_axis(explained, past, axis=-1)[..., 0] < config.checker_fit_spreads)
     )
     whole = bare_past & ((explained < config.unexplained_spreads) | ~in_line).all(axis=-1)
-    colour = np.where(counts > 0, LIGHT, DARK)[..., None, None]
-    surely = np.take_along_axis(prob, np.broadcast_to(colour, (*counts.shape, slots, 1)), axis=-1)[..., 0]
-    return np.asarray(in_line & whole[..., None] & (surely >= config.confident), np.bool_)
+    surely = np.where((counts > 0)[..., None], prob[..., LIGHT], prob[..., DARK]) >= config.confident
+    return np.asarray(in_line & whole[..., None] & surely, np.bool_)
 
 
 def unexplained_slots(prob: FloatArray, explained: FloatArray, *, config: ReadConfig) -> npt.NDArray[np.bool_]:
