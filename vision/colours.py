@@ -135,6 +135,12 @@ class ColourModel:
     position left empty as that photo showed it, where a camera from the
     side sees the next point's checkers over it and their shadows fall on
     it; an empty slot may look either way as its neighbours come and go);
+    ``kin``: (2, 12, S) the slots that were seen empty at calibration and
+    may also look as any point of their kind (the same row and colour) did
+    at the same slot, or None where each slot looks only as its own: a
+    neighbour's checkers cast their shadow over a point, or stood beside it
+    at calibration and have gone (the reader's, never a learned or saved
+    model's: a calibration's slots are judged by their own looks);
     ``junction_light``/``junction_dark``: (2, 2, T, T, 4) where two checkers
     of a line touch, without a checker on top, on each of the two point
     colours (:func:`point_kind`; the point shows between the rims), next to
@@ -156,6 +162,7 @@ class ColourModel:
     junction_dark: FloatArray | None = None
     bare: FloatArray | None = None
     light_response: tuple[float, float] = (1.0, 1.0)
+    kin: npt.NDArray[np.bool_] | None = None
 
     @property
     def light_lab(self) -> FloatArray:
@@ -262,6 +269,7 @@ class ColourModel:
             background=self.background[:, :, index],
             background_spread=self.background_spread[:, :, index],
             bare=None if self.bare is None else self.bare[:, :, index],
+            kin=None if self.kin is None else self.kin[:, :, index],
         )
 
 

@@ -109,6 +109,8 @@ def _moved(
         background=_cut(strips.background, first),
         background_spread=model.background_spread[:, :, slots],
         bare=None if strips.bare is None else _cut(strips.bare, first),
+        # the kin's looks lie where their own slots do: a slot moved keeps its own
+        kin=None if model.kin is None else model.kin[:, :, slots] & (shifts == 0),
     )
 
 

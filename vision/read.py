@@ -356,6 +356,8 @@ def slot_distances(
         # an empty slot looks as the starting position showed it (with its
         # neighbours' checkers seen over it) or as the empty board does
         empty = np.minimum(empty, template_distance(patches, bare[0], weights=weights))
+    if model.kin is not None:
+        empty = np.minimum(empty, _kin_distance(features, model, empty, weights=weights, where=where))
     return np.stack(
         [
             empty,
@@ -364,6 +366,42 @@ def slot_distances(
         ],
         axis=-1,
     )
+
+
+#: Where a slot seen empty at calibration fits its own empty look within this
+#: many of its spreads, it is empty as it was then: it is compared with its
+#: kin's looks (:attr:`ColourModel.kin`) only where it fits its own worse,
+#: and looks as they did only where it fits one of them within as many.
+KIN_SPREADS = 1.0
+
+
+def _kin_distance(
+    features: SlotFeatures, model: ColourModel, own: FloatArray, *, weights: FloatArray, where: BoolArray | None
+) -> FloatArray:
+    """The distances (2, 12, S), or (n,) of the slots ``where`` is true, of
+    the slots of ``model.kin`` that fit their own empty look (at the
+    distance ``own``) worse than :data:`KIN_SPREADS` from the nearest empty
+    look of their kind (every point of the same row and colour, at the
+    same slot), where they fit that one within :data:`KIN_SPREADS`: a
+    neighbour's checkers came or went and their shadow with them, and the
+    looks of the other points of its kind show it with and without. Inf
+    elsewhere (a look fitted loosely tells nothing: a pale checker on a
+    pale point fits every bare look of its kind as loosely as its own)."""
+    assert model.kin is not None
+    rows, cols, slots = np.meshgrid(*(np.arange(n) for n in features.patches.shape[:3]), indexing="ij")
+    kin, spread = model.kin, model.background_spread
+    if where is not None:
+        rows, cols, slots, kin, spread = rows[where], cols[where], slots[where], kin[where], spread[where]
+    poor = kin & (own > KIN_SPREADS * spread)
+    out = np.full(own.shape, np.inf, np.float32)
+    if poor.any():
+        row, col, slot = rows[poor], cols[poor], slots[poor]
+        kind = (col % 2)[:, None] + 2 * np.arange(6)  # the points of the row with the same colour
+        looks = model.background[row[:, None], kind, slot[:, None]]
+        patches = np.broadcast_to(features.patches[row, col, slot][:, None], looks.shape)
+        nearest = template_distance(patches, looks, weights=weights).min(axis=1)
+        out[poor] = np.where(nearest <= KIN_SPREADS * spread[poor], nearest, np.inf)
+    return out
 
 
 def slot_probabilities(
@@ -970,9 +1008,11 @@ def read_rectified(
     the calibration's thumbnail of the empty board (see
     :mod:`vision.occlusion`), to refuse frames where something covers it;
     ``borrowed``: the slots (2, 12, S) whose empty look was borrowed from
-    other points and is less sure; ``patched``: the slots occupied when
-    ``empty`` was made, where it took its look from elsewhere (other
-    points, or a photo of the empty board) and is less sure; ``since``:
+    other points and is less sure (the others were seen empty and may
+    look as their kin did: :attr:`ColourModel.kin`); ``patched``: the
+    slots occupied when ``empty`` was made, where it took its look from
+    elsewhere (other points, or a photo of the empty board) and is less
+    sure; ``since``:
     the thumbnail of the frame before, read and not refused (a fixed
     camera), so that only what changed since can be something covering
     the board; ``off``: the bear-off tray's reading, whose sure counts
@@ -984,6 +1024,8 @@ def read_rectified(
         refusal = check_sharpness(rectified, reference=reference, config=refusal_config)
     if refusal is not None:
         return refused_reading(refusal, geometry, rectified)
+    if borrowed is not None:
+        model = replace(model, kin=~borrowed)
     lab = to_lab(rectified)
     features = measure(rectified, geometry, empty=empty, lab=lab)
     scores = slot_z_scores(features, model, config=config)
