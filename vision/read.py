@@ -373,6 +373,10 @@ def slot_distances(
 #: kin's looks (:attr:`ColourModel.kin`) only where it fits its own worse,
 #: and looks as they did only where it fits one of them within as many.
 KIN_SPREADS = 1.0
+#: A neighbour's shadow changes a slot's look by less than this many of its
+#: spreads: a slot further from its own look (a checker) is not compared
+#: with its kin's.
+KIN_MOST_SPREADS = 3.0
 
 
 def _kin_distance(
@@ -380,19 +384,20 @@ def _kin_distance(
 ) -> FloatArray:
     """The distances (2, 12, S), or (n,) of the slots ``where`` is true, of
     the slots of ``model.kin`` that fit their own empty look (at the
-    distance ``own``) worse than :data:`KIN_SPREADS` from the nearest empty
-    look of their kind (every point of the same row and colour, at the
-    same slot), where they fit that one within :data:`KIN_SPREADS`: a
-    neighbour's checkers came or went and their shadow with them, and the
-    looks of the other points of its kind show it with and without. Inf
-    elsewhere (a look fitted loosely tells nothing: a pale checker on a
-    pale point fits every bare look of its kind as loosely as its own)."""
+    distance ``own``) worse than :data:`KIN_SPREADS` but within
+    :data:`KIN_MOST_SPREADS`, from the nearest empty look of their kind
+    (every point of the same row and colour, at the same slot), where they
+    fit that one within :data:`KIN_SPREADS`: a neighbour's checkers came or
+    went and their shadow with them, and the looks of the other points of
+    its kind show it with and without. Inf elsewhere (a look fitted
+    loosely tells nothing: a pale checker on a pale point fits every bare
+    look of its kind as loosely as its own)."""
     assert model.kin is not None
     rows, cols, slots = np.meshgrid(*(np.arange(n) for n in features.patches.shape[:3]), indexing="ij")
     kin, spread = model.kin, model.background_spread
     if where is not None:
         rows, cols, slots, kin, spread = rows[where], cols[where], slots[where], kin[where], spread[where]
-    poor = kin & (own > KIN_SPREADS * spread)
+    poor = kin & (own > KIN_SPREADS * spread) & (own <= KIN_MOST_SPREADS * spread)
     out = np.full(own.shape, np.inf, np.float32)
     if poor.any():
         row, col, slot = rows[poor], cols[poor], slots[poor]
