@@ -1017,13 +1017,12 @@ def read_rectified(
     look as their kin did: :attr:`ColourModel.kin`); ``patched``: the
     slots occupied when ``empty`` was made, where it took its look from
     elsewhere (other points, or a photo of the empty board) and is less
-    sure; ``since``:
-    the thumbnail of the frame before, read and not refused (a fixed
-    camera), so that only what changed since can be something covering
-    the board; ``off``: the bear-off tray's reading, whose sure counts
-    the checkers on the board must leave (B4); ``hold``: count each side's
-    checkers as B4 has them where the points seem to hold more or fewer
-    (:func:`_held`), else as the photo shows them."""
+    sure; ``since``: the thumbnail of the frame before, read and not
+    refused (a fixed camera), so that only what changed since can be
+    something covering the board; ``off``: the bear-off tray's reading,
+    whose sure counts the checkers on the board must leave (B4); ``hold``:
+    count each side's checkers as B4 has them where the points seem to
+    hold more or fewer (:func:`_held`), else as the photo shows them."""
     refusal = check_exposure(rectified, config=refusal_config, reference=reference)
     if refusal is None:
         refusal = check_sharpness(rectified, reference=reference, config=refusal_config)
