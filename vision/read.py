@@ -1350,7 +1350,8 @@ def _check_covered(
     one checker's room, it is a checker misread (in glare, leaning on the
     next point), not a hand, and only the points it touches are unsure
     (the pieces between checkers read one after another on the bar are
-    judged as one).
+    judged as one); so are those that what departs over less than part of
+    a checker touches (fingertips over a checker may hide it).
     The lines of the ``piles`` (2, 12) surely piled are not judged, nor a
     little past their sides: their upper layer lies over the line as no
     pasted checker does. Where ``new`` (h', w') marks what changed since
@@ -1400,6 +1401,8 @@ def _check_covered(
     area, region = largest_blob(strange, along_the_bar)
     least = config.occlusion_area * float(PATCH * PATCH)
     if area < least:
+        for r, c in covered_points(strange, features):
+            unsure[r, c] = True
         return None, unsure
     if new is not None:
         for r, c in covered_points(region, features):
