@@ -73,7 +73,7 @@ from vision.refusal import (
     light_changed,
     straighten_hint,
 )
-from vision.rims import gradients, in_doubt, layer_rims, loaded, rim_strength, weigh_rims
+from vision.rims import gradients, in_doubt, layer_rims, line_rims, loaded, rim_strength, rimless, weigh_rims
 from vision.squeeze import count_squeezed, rim_profile
 from vision.trays import Off, read_off
 
@@ -177,6 +177,14 @@ class ReadConfig:
     #: ... and where over half of a slot's empty look is at least this light
     #: (Lab L, 0..255): washed out by glare at calibration.
     washed_out: float = 245.0
+    #: A point read as a line of checkers is not read surely where a slot
+    #: of it shows less than this share of the rim the frame's lines of
+    #: that colour show (:func:`vision.rims.rimless`): a hand or a sleeve
+    #: of the checkers' colour read as checkers. Hands read as checkers over
+    #: seed 3's and 7's boards (``bench/reach.py``) left 0.03-0.13 on most
+    #: such points; on 309 clean frames of those sets, 3 of 2,447 points of
+    #: lines read surely fall below.
+    rimless_share: float = 0.15
     #: A point's first slot whose looks leave it empty and a checker each at
     #: least this likely is weighed by its rim (:mod:`vision.rims`)...
     rim_doubt: float = 0.02
@@ -1088,6 +1096,7 @@ def read_rectified(
     loose |= _washed_out(features, model, prob, config=config)[:, :, :LINE].any(axis=-1)
     if borrowed is not None:
         loose |= _lit_otherwise(features, model, counts, borrowed, config=config)
+    loose |= rimless(line_rims(board_gradients(), geometry, counts), counts, share=config.rimless_share)
     # a side has config.checkers (B4): the bar holds no more than the points and the tray leave
     on_points = _per_colour(counts)
     bar = read_bar(features, model, bar_room(counts, off, config=config), config=config)

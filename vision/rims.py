@@ -160,6 +160,42 @@ def layer_rims(grads: tuple[FloatArray, FloatArray], geometry: BoardGeometry, ro
     return max((k for k in range(1, count) if rims[:k].min() >= LAYER_RISE * bare[k - 1]), default=0)
 
 
+def line_rims(
+    grads: tuple[FloatArray, FloatArray], geometry: BoardGeometry, counts: npt.NDArray[np.int64]
+) -> FloatArray:
+    """(2, 12, L) the rim strength (:func:`rim_strength`) of the slots of
+    the lines of five or fewer that ``counts`` (2, 12) reads, NaN elsewhere:
+    measured there only (a third of a board's slots, or fewer)."""
+    centres = slot_centres(geometry)[:, :, :LINE]
+    lines = np.where(np.abs(counts) <= LINE, np.abs(counts), 0)
+    held = np.arange(centres.shape[2])[None, None, :] < lines[:, :, None]
+    out = np.full(held.shape, np.nan, np.float32)
+    if held.any():
+        out[held] = rims_at(grads, centres[held], 0.5 * geometry.pitch_px)
+    return out
+
+
+def rimless(strength: FloatArray, counts: npt.NDArray[np.int64], *, share: float) -> npt.NDArray[np.bool_]:
+    """(2, 12) the points read as a line of checkers (``counts`` (2, 12),
+    signed by colour; five at most: a pile's upper layer lies over its
+    rims) where a slot of the line shows less than ``share`` of the rim
+    ``strength`` (2, 12, L) the frame's lines of that colour show at their
+    median: a hand or a sleeve the checkers' colour read as checkers (its
+    fingers show no round rim), unless that colour's lines are too few to
+    tell (:data:`MIN_REFERENCE` slots)."""
+    slots = strength.shape[2]
+    place = np.arange(slots)[None, None, :]
+    out = np.zeros(counts.shape, np.bool_)
+    for sign in (1, -1):
+        line = counts * sign
+        held = ((line > 0) & (line <= LINE))[:, :, None] & (place < line[:, :, None])
+        if held.sum() < MIN_REFERENCE:
+            continue
+        weak = held & (strength < share * float(np.median(strength[held])))
+        out |= weak.any(axis=-1)
+    return out
+
+
 def above_bare(strength: FloatArray, bare: npt.NDArray[np.bool_], groups: npt.NDArray[np.intp]) -> FloatArray:
     """(2, 12, L) how far each slot's rim ``strength`` (2, 12, L) stands out
     from the bare slots' of the same photo, as the logarithm of its ratio

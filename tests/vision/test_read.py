@@ -1175,6 +1175,21 @@ def _surely_wrong(reading: Reading, layout: Layout, calibration: Calibration) ->
     return [point_name(r, c) for r, c in np.argwhere(wrong & (reading.confidence >= calibration.read.confident))]
 
 
+def test_a_brown_hand_at_the_edge_read_as_dark_checkers_is_not_read_surely() -> None:
+    """A brown hand reaching to a point's first checkers, beside the red
+    checkers of a marble board, fits their look and the board pasted with
+    them (``bench/reach.py`` seed 7, board 58, photo 4): it was read as two
+    dark checkers on bottom 8, 0.97 sure. Its fingers show no checker's
+    round rim (``ReadConfig.rimless_share``): the point is not read surely."""
+    layout = Layout(
+        top=(0, 1, 0, 0, 1, 0, 0, -2, -1, 1, -6, -3), bottom=(-1, 0, 0, 0, 0, 0, 4, 0, -1, 4, 0, 4), bar_dark=1
+    )
+    calibration, image = reach_bench_edge_photo(7, 58, 4, layout)
+    reading = read_board(image, calibration)
+    assert reading.refusal is None and "bottom 8" in reading.uncertain
+    assert _surely_wrong(reading, layout, calibration) == []
+
+
 def test_fingertips_smaller_than_a_checker_leave_the_points_they_touch_unsure() -> None:
     """Fingertips over a dark checker at the board's edge (``bench/reach.py``
     seed 7, board 12, photo 4) depart from the board over less than a

@@ -21,8 +21,10 @@ from vision.rims import (
     gradients,
     in_doubt,
     layer_rims,
+    line_rims,
     loaded,
     rim_strength,
+    rimless,
     saved,
     weigh_rims,
 )
@@ -119,6 +121,38 @@ def test_a_colour_whose_rims_do_not_stand_out_gives_no_evidence() -> None:
     assert (weigh_rims(prob, strength, bare, in_doubt(prob, bare, doubt=0.02), cap=20.0) == prob).all()
     strength[0, :8, 0] = 250.0
     assert weigh_rims(prob, strength, bare, in_doubt(prob, bare, doubt=0.02), cap=20.0)[1, 4, 0, DARK] > 0.5
+
+
+def test_a_line_with_a_slot_showing_no_rim_is_a_hand_read_as_checkers() -> None:
+    """A hand or a sleeve of the checkers' colour read as checkers shows no
+    round rim: a slot of a line far weaker than the frame's lines of that
+    colour marks its point. A pile's upper layer lies over its rims, and a
+    colour with too few checkers in lines sets no level."""
+    counts = np.zeros((2, 12), np.int64)
+    counts[0, [0, 4, 7]] = (3, 2, 7)  # light: two lines and a pile
+    counts[1, [2, 9]] = (-2, -1)  # dark: three checkers only
+    strength = np.full((2, 12, 5), 100.0, np.float32)
+    strength[0, 4, 1] = 12.0  # a finger read as the second checker of a line
+    strength[0, 7, 2] = 5.0  # the pile's third slot, under its upper layer
+    strength[1, 9, 0] = 5.0  # dark: too few to tell
+    flagged = rimless(strength, counts, share=0.15)
+    assert np.argwhere(flagged).tolist() == [[0, 4]]
+    strength[0, 4, 1] = 20.0  # a fifth of the rest: a checker's rim, faint
+    assert not rimless(strength, counts, share=0.15).any()
+    strength[0, 4, 2] = 1.0  # past the line: a bare slot
+    assert not rimless(strength, counts, share=0.15).any()
+
+
+def test_the_rims_of_lines_are_measured_on_their_slots_alone() -> None:
+    board, geometry = _board()
+    grads = gradients(board)
+    counts = np.zeros((2, 12), np.int64)
+    counts[0, [0, 5]] = (2, -7)  # a line of two, and a pile (not judged: rimless)
+    counts[1, 3] = -5
+    lines = line_rims(grads, geometry, counts)
+    held = ~np.isnan(lines)
+    assert held.sum() == 7 and held[0, 0, :2].all() and held[1, 3].all()
+    assert np.allclose(lines[held], rim_strength(grads, geometry)[held])
 
 
 def test_glare_raising_a_bare_points_edges_by_half_is_no_rim() -> None:
