@@ -26,6 +26,11 @@ A checker laid on a full line, over the junction of two below it, shows
 its rim too: where its look cannot tell a layer from two touching rims
 (dark on dark), the junctions whose rims stand out from the bare ones
 past them count it (:func:`layer_rims`, used by :mod:`vision.read`).
+
+The other way round, a line of checkers read where a slot shows far less
+rim than the frame's other lines of that colour (:func:`rimless`) is no
+sure reading: a hand or a sleeve of the checkers' colour, read as
+checkers, shows no round rim.
 """
 
 from __future__ import annotations
@@ -160,6 +165,13 @@ def layer_rims(grads: tuple[FloatArray, FloatArray], geometry: BoardGeometry, ro
     return max((k for k in range(1, count) if rims[:k].min() >= LAYER_RISE * bare[k - 1]), default=0)
 
 
+def _line_slots(counts: npt.NDArray[np.int64], slots: int) -> npt.NDArray[np.bool_]:
+    """(2, 12, slots) the slots of the lines of five or fewer that
+    ``counts`` (2, 12) reads (a pile's upper layer lies over its rims)."""
+    lines = np.where(np.abs(counts) <= LINE, np.abs(counts), 0)
+    return np.asarray(np.arange(slots)[None, None, :] < lines[:, :, None], np.bool_)
+
+
 def line_rims(
     grads: tuple[FloatArray, FloatArray], geometry: BoardGeometry, counts: npt.NDArray[np.int64]
 ) -> FloatArray:
@@ -167,8 +179,7 @@ def line_rims(
     the lines of five or fewer that ``counts`` (2, 12) reads, NaN elsewhere:
     measured there only (a third of a board's slots, or fewer)."""
     centres = slot_centres(geometry)[:, :, :LINE]
-    lines = np.where(np.abs(counts) <= LINE, np.abs(counts), 0)
-    held = np.arange(centres.shape[2])[None, None, :] < lines[:, :, None]
+    held = _line_slots(counts, centres.shape[2])
     out = np.full(held.shape, np.nan, np.float32)
     if held.any():
         out[held] = rims_at(grads, centres[held], 0.5 * geometry.pitch_px)
@@ -183,12 +194,10 @@ def rimless(strength: FloatArray, counts: npt.NDArray[np.int64], *, share: float
     median: a hand or a sleeve the checkers' colour read as checkers (its
     fingers show no round rim), unless that colour's lines are too few to
     tell (:data:`MIN_REFERENCE` slots)."""
-    slots = strength.shape[2]
-    place = np.arange(slots)[None, None, :]
+    lines = _line_slots(counts, strength.shape[2])
     out = np.zeros(counts.shape, np.bool_)
     for sign in (1, -1):
-        line = counts * sign
-        held = ((line > 0) & (line <= LINE))[:, :, None] & (place < line[:, :, None])
+        held = lines & (counts * sign > 0)[:, :, None]
         if held.sum() < MIN_REFERENCE:
             continue
         weak = held & (strength < share * float(np.median(strength[held])))
