@@ -151,36 +151,48 @@ def between_bar_checkers(features: SlotFeatures, bar_checkers: BoolArray) -> Boo
     return between
 
 
-def care_mask(
-    features: SlotFeatures, checkers: BoolArray, counts: npt.NDArray[np.int64], bar_checkers: BoolArray
-) -> BoolArray:
+def checker_rooms(features: SlotFeatures, checkers: BoolArray, counts: npt.NDArray[np.int64]) -> BoolArray:
+    """(h', w') the room of every checker read on the points: around the
+    slots (2, 12, S) that look like checkers (with their rims and shadows),
+    half a checker past the last of every shorter line (its side shows
+    there to a camera looking from the board's middle), and past the line
+    of a pile (``counts`` (2, 12) from the reading)."""
+    room = np.ones(features.thumbnail.shape[:2], np.bool_)  # cleared where a checker's room lies
+    slots = features.slot_xy.shape[2]
+    half = _HALF + 1
+    for row, col, k in zip(*np.nonzero(checkers), strict=True):
+        _blank(room, features.slot_xy[row, col, k], half)
+    for row, col in zip(*np.nonzero(np.abs(counts) >= LINE), strict=True):
+        for k in range(LINE - 1, slots):
+            _blank(room, features.slot_xy[row, col, k], half)
+    # a camera looking at a line from the board's middle sees the side of
+    # its last checker past it
+    for row, col in zip(*np.nonzero((np.abs(counts) > 0) & (np.abs(counts) < min(LINE, slots))), strict=True):
+        last = int(abs(counts[row, col])) - 1
+        _blank(room, (features.slot_xy[row, col, last] + features.slot_xy[row, col, last + 1]) / 2, half)
+    return ~room
+
+
+def bar_rooms(features: SlotFeatures, bar_checkers: BoolArray) -> BoolArray:
+    """(h', w') the room of every checker read on the bar: around the bar
+    probes (B,) a checker was found centred on."""
+    room = np.ones(features.thumbnail.shape[:2], np.bool_)
+    for centre in features.bar_xy[bar_checkers]:
+        _blank(room, centre, _HALF + 1)
+    return ~room
+
+
+def care_mask(features: SlotFeatures, rooms: BoolArray) -> BoolArray:
     """(h', w') where the frame should look like the empty board: everywhere
-    but around the slots (2, 12, S) that look like checkers and the bar
-    probes (B,) a checker was found centred on (with their rims and
-    shadows), half a checker past the last of every shorter line (its side
-    shows there to a camera looking from the board's middle), and past the
-    line of a pile (``counts`` (2, 12) from the reading). Whatever stands on
-    a slot and does not look like a checker stays in: a hand is not a checker."""
-    care = np.ones(features.thumbnail.shape[:2], np.bool_)
+    but the ``rooms`` (h', w') of the checkers read (:func:`checker_rooms`,
+    :func:`bar_rooms`) and along the frame's and the bar's edges. Whatever stands on a slot
+    and does not look like a checker stays in: a hand is not a checker."""
+    care = ~rooms
     # the frame's and the bar's edges cast shadows that move with the light
     # and a little with every frame: leave a third of a checker along them
     care[:_EDGE], care[-_EDGE:], care[:, :_EDGE], care[:, -_EDGE:] = False, False, False, False
     for x in _bar_edge_columns(features):
         care[:, max(x - _EDGE, 0) : x + _EDGE + 1] = False
-    slots = features.slot_xy.shape[2]
-    half = _HALF + 1
-    for row, col, k in zip(*np.nonzero(checkers), strict=True):
-        _blank(care, features.slot_xy[row, col, k], half)
-    for row, col in zip(*np.nonzero(np.abs(counts) >= LINE), strict=True):
-        for k in range(LINE - 1, slots):
-            _blank(care, features.slot_xy[row, col, k], half)
-    # a camera looking at a line from the board's middle sees the side of
-    # its last checker past it
-    for row, col in zip(*np.nonzero((np.abs(counts) > 0) & (np.abs(counts) < min(LINE, slots))), strict=True):
-        last = int(abs(counts[row, col])) - 1
-        _blank(care, (features.slot_xy[row, col, last] + features.slot_xy[row, col, last + 1]) / 2, half)
-    for centre in features.bar_xy[bar_checkers]:
-        _blank(care, centre, half)
     return care
 
 

@@ -48,10 +48,12 @@ from vision.layout import Layout
 from vision.lines import line_shifts, shifted
 from vision.occlusion import (
     bar_middle,
+    bar_rooms,
     between_bar_checkers,
     borrowed_area,
     care_mask,
     changed,
+    checker_rooms,
     covered_points,
     departure,
     largest_blob,
@@ -1358,9 +1360,12 @@ def _check_covered(
     it leaves unsure: where all that departs fits in
     one checker's room, it is a checker misread (in glare, leaning on the
     next point), not a hand, and only the points it touches are unsure
-    (the pieces between checkers read one after another on the bar are
-    judged as one); so are those that what departs over less than part of
-    a checker touches (fingertips over a checker may hide it).
+    (pieces beside the checkers pasted that the room of a checker read on
+    a point joins are judged as one, as are those between checkers read one after another
+    on the bar: a hand read as checkers here and there is cut up by the
+    checkers pasted there); so
+    are those that what departs over less than part of a checker touches
+    (fingertips over a checker may hide it).
     The lines of the ``piles`` (2, 12) surely piled are not judged, nor a
     little past their sides: their upper layer lies over the line as no
     pasted checker does. Where ``new`` (h', w') marks what changed since
@@ -1371,7 +1376,8 @@ def _check_covered(
     unsure = np.zeros((2, 12), np.bool_)
     if empty.shape != features.thumbnail.shape:
         return None, unsure
-    care = care_mask(features, checkers, counts, bar_checkers != 0)
+    rooms = checker_rooms(features, checkers, counts)
+    care = care_mask(features, rooms | bar_rooms(features, bar_checkers != 0))
     # where checkers were read, the frame must look like checkers (a hand
     # read as a line of checkers, or as checkers on the bar, does not), with
     # more tolerance
@@ -1407,7 +1413,18 @@ def _check_covered(
     # what departs between checker after checker read on the bar is one
     # thing (a hand lying along it, read so), however the discs cut it
     along_the_bar = around_bar_checkers & between_bar_checkers(features, bar_checkers != 0)
-    area, region = largest_blob(strange, along_the_bar)
+
+    def one_thing(mask: BoolArray) -> tuple[int, BoolArray]:
+        # ... and so is what departs beside the checkers pasted, in pieces
+        # that the room of a checker read on a point joins: a hand read as
+        # checkers here and there is cut up by those pasted there (a
+        # checker that departs from its look in odd light and the next one,
+        # or two misread on the bar beside one read there, are two)
+        alone = largest_blob(mask, along_the_bar)
+        beside = largest_blob(mask & ~discs, along_the_bar | rooms)
+        return alone if alone[0] >= beside[0] else beside
+
+    area, region = one_thing(strange)
     least = config.occlusion_area * float(PATCH * PATCH)
     if area < least:
         for r, c in covered_points(strange, features):
@@ -1416,7 +1433,7 @@ def _check_covered(
     if new is not None:
         for r, c in covered_points(region, features):
             unsure[r, c] = True
-        area, region = largest_blob(strange & new, along_the_bar)
+        area, region = one_thing(strange & new)
         if area < least:
             return None, unsure
     covered = covered_points(region, features)

@@ -17,6 +17,7 @@ from vision.occlusion import (
     between_bar_checkers,
     borrowed_area,
     care_mask,
+    checker_rooms,
     empty_board,
     largest_blob,
     line_area,
@@ -55,7 +56,7 @@ def test_the_side_of_a_lines_last_checker_is_not_judged_past_it() -> None:
     counts[0, 3] = 2
     checkers = np.zeros(features.slot_xy.shape[:3], np.bool_)
     checkers[0, 3, :2] = True
-    care = care_mask(features, checkers, counts, np.zeros(len(features.bar_xy), np.bool_))
+    care = care_mask(features, checker_rooms(features, checkers, counts))
     last, beyond, further = features.slot_xy[0, 3, 1], features.slot_xy[0, 3, 2], features.slot_xy[0, 3, 3]
     side = last + 0.9 * (beyond - last)
     assert not care[int(round(float(side[1]))), int(round(float(side[0])))]

@@ -16,6 +16,7 @@ from tests.vision.vision_boards import (
     bench_board,
     calibrated,
     game_position,
+    hand_reaching,
     light_layout,
     plain_board,
     random_board,
@@ -1203,6 +1204,30 @@ def test_fingertips_smaller_than_a_checker_leave_the_points_they_touch_unsure() 
     reading = read_board(image, calibration)
     assert reading.refusal is None and "top 6" in reading.uncertain
     assert _surely_wrong(reading, layout, calibration) == []
+
+
+def test_a_hand_cut_into_pieces_by_the_checkers_read_under_it_is_refused() -> None:
+    """A hand over the points left of the bar on a marble board with red
+    checkers: its fingers and the sleeve fit a checker's look here and
+    there, and the checkers pasted there cut what departs from the board
+    into pieces, the largest no bigger than one misread checker. It was
+    read, not refused, with the frame before and without (as the bench's
+    arm over board 101 of ``bench/vision.py --seed 7``, photo 1000). The
+    pieces a checker or less apart are one thing."""
+    look, start, _ = bench_board(7, 101)
+    calibration = calibrate(start.image, start.corners, lens=Board(**look).lens, tray=start.tray)
+    layout = Layout(
+        top=(4, -1, 0, 0, -3, 0, -3, 1, 0, 1, 1, 0), bottom=(-4, 0, 1, 0, 1, -1, 3, 2, 0, 1, 0, -2), bar_dark=1
+    )
+    image = render(layout, rng=np.random.default_rng(0), **look).image
+    clear = read_board(image, calibration)
+    assert clear.refusal is None and clear.layout().top == layout.top
+    width, height = calibration.geometry.size
+    hand = hand_reaching(image, calibration.geometry, (0.4 * width, 0.2 * height), (0.5, 1.0), seed=0)
+    for since in (None, clear):
+        over = read_board(hand, calibration, since=since)
+        assert over.refusal is not None and over.refusal.reason == "hand_over_board", since is None
+        assert "top 5" in over.refusal.points
 
 
 def test_with_the_frame_before_only_what_changed_since_can_be_a_hand() -> None:
