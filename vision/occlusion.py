@@ -23,7 +23,7 @@ import numpy.typing as npt
 from vision.colours import DISC, LIGHT, LINE, ColourModel
 from vision.errors import CalibrationError
 from vision.features import PATCH, SlotFeatures
-from vision.relight import same_surface
+from vision.relight import light_ratio, relit, same_surface
 from vision.smoothing import gaussian_blur
 
 FloatArray = npt.NDArray[np.float32]
@@ -47,16 +47,18 @@ EDGES_NOT_KEPT = 0.3
 EDGE_SIGMA = 1.0
 
 
-def _strips(features: SlotFeatures, occupied: BoolArray) -> list[tuple[slice, slice, float]]:
+def _strips(features: SlotFeatures, occupied: BoolArray) -> list[tuple[slice, slice, float, slice]]:
     """Where :func:`empty_board` borrows: for each point with checkers
     (``occupied`` slots (2, 12, S)), the rows and columns of ``thumbnail``
-    covered and the (fractional) x distance to the point borrowed from."""
+    covered, the (fractional) x distance to the point borrowed from, and
+    the rows just past the strip, toward the board's middle, where the
+    point shows itself (empty where the thumbnail ends)."""
     h, w = features.thumbnail.shape[:2]
     xy = features.slot_xy
     slots = xy.shape[2]
     free = np.asarray(~occupied.any(axis=-1), np.bool_)
     centres = xy[:, :, 0, 0]
-    strips: list[tuple[slice, slice, float]] = []
+    strips: list[tuple[slice, slice, float, slice]] = []
     for row in range(2):
         widths = np.diff(centres[row])
         width = float(np.median(widths[widths > 0])) if (widths > 0).any() else float(PATCH)
@@ -76,8 +78,9 @@ def _strips(features: SlotFeatures, occupied: BoolArray) -> list[tuple[slice, sl
             y0, y1 = (int(edge_y), int(edge_y + reach)) if row == 0 else (int(edge_y - reach), int(edge_y) + 1)
             shift = int(np.floor(dx))
             x0, x1, y0, y1 = max(x0, 0, -shift), min(x1, w, w - shift - 1), max(y0, 0), min(y1, h)
+            past = slice(y1, min(y1 + _HALF, h)) if row == 0 else slice(max(y0 - _HALF, 0), y0)
             if x0 < x1 and y0 < y1:
-                strips.append((slice(y0, y1), slice(x0, x1), dx))
+                strips.append((slice(y0, y1), slice(x0, x1), dx, past))
     return strips
 
 
@@ -89,15 +92,29 @@ def empty_board(features: SlotFeatures, occupied: BoolArray) -> FloatArray:
     shadows go with them), the whole width of the point, moved by the exact
     (fractional) distance between the two points: a point's edges are the
     sharpest lines on the board, and a strip a pixel off would show them as
-    something lying there."""
+    something lying there. The strip is put under the point's own light
+    (a lamp's pool lights one point and not the next), as the two compare
+    just past it (:func:`vision.relight.light_factor`'s factor, where the
+    two are the same surface there)."""
     board = np.array(features.thumbnail, np.float32)
-    for rows, cols, dx in _strips(features, occupied):
+
+    def moved(rows: slice, cols: slice, dx: float) -> FloatArray:
         shift = int(np.floor(dx))
         part = dx - shift
         source = features.thumbnail[rows]
         left = source[:, cols.start + shift : cols.stop + shift]
         right = source[:, cols.start + shift + 1 : cols.stop + shift + 1]
-        board[rows, cols] = (1 - part) * left + part * right
+        return np.asarray((1 - part) * left + part * right, np.float32)
+
+    for rows, cols, dx, past in _strips(features, occupied):
+        strip = moved(rows, cols, dx)
+        if past.start < past.stop:
+            own = features.thumbnail[past, cols].reshape(-1, 3)
+            theirs = moved(past, cols, dx).reshape(-1, 3)
+            factor = light_ratio(own, theirs)
+            if factor is not None:
+                strip = relit(strip, np.full(strip.shape[:2], factor, np.float32))
+        board[rows, cols] = strip
     return board
 
 
@@ -106,7 +123,7 @@ def borrowed_area(features: SlotFeatures, occupied: BoolArray) -> BoolArray:
     the same ``occupied`` slots: the light and the shadows of the frame and
     the bar differ from point to point, so it is a guess there."""
     area = np.zeros(features.thumbnail.shape[:2], np.bool_)
-    for rows, cols, _ in _strips(features, occupied):
+    for rows, cols, _, _ in _strips(features, occupied):
         area[rows, cols] = True
     return area
 

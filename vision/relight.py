@@ -59,6 +59,16 @@ def _smooth(values: FloatArray, weights: FloatArray, sigma: float) -> tuple[Floa
     return np.asarray(v / np.maximum(w, 1e-6), np.float32), np.asarray(w, np.float32)
 
 
+def light_ratio(colour: FloatArray, reference: FloatArray) -> float | None:
+    """The one factor on ``L + 16`` and the chroma that puts the surface
+    ``reference`` (n, 3) Lab under the light ``colour`` (n, 3) shows it in
+    (median over the pixels), or None where the two are no one surface
+    so lit (the chroma disagrees, on most of them)."""
+    factor = float(np.median(_factor(reference, colour)))
+    chroma = np.abs((reference[:, 1:] - 128) * factor - (colour[:, 1:] - 128)).max(axis=-1)
+    return factor if float(np.median(chroma)) < CHROMA_TOLERANCE else None
+
+
 def light_factor(frame: FloatArray, empty: FloatArray, *, sigma: float) -> FloatArray:
     """(h, w) the light field: the factor on ``L + 16`` and the chroma that
     puts ``frame`` (h, w, 3) Lab back under the light of ``empty`` (the

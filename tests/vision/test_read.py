@@ -1332,6 +1332,25 @@ def test_a_slot_washed_out_by_glare_at_calibration_is_unsure_unless_a_dark_check
     assert _washed_out(dimmer, glare, dimmed, config=config).tolist() == washed
 
 
+@pytest.mark.parametrize("seed", [0, 1])
+def test_the_look_borrowed_for_a_point_hidden_at_calibration_takes_that_points_light(seed: int) -> None:
+    """A lamp's pool of light on a dark-felt board (``bench/vision.py
+    --seed 7``, board 57): the empty look of top 5, hidden by the starting
+    position's checkers, was borrowed from top 3, twice as bright, and
+    where top 5 is bare its own darker look departed from it over more than
+    a checker: every photo of it was refused as something covering the
+    board (photos 554 and 560). The borrowed strip is put under the light
+    the point shows just past it."""
+    look, start, _ = bench_board(7, 57)
+    calibration = calibrate(start.image, start.corners, lens=Board(**look).lens, tray=start.tray)
+    layout = Layout(
+        top=(-1, 0, 1, 0, -1, -1, -5, 1, 2, 2, 0, 0), bottom=(0, -3, -1, 0, 1, 0, -1, 0, 0, 2, 1, 5), bar_dark=2
+    )
+    reading = read_board(render(layout, rng=np.random.default_rng(seed), **look).image, calibration)
+    assert reading.refusal is None, reading.refusal
+    assert (reading.layout().top, reading.layout().bottom) == (layout.top, layout.bottom)
+
+
 def test_a_checker_in_glare_where_checkers_stood_at_calibration_is_not_read_bare_surely() -> None:
     """A lamp's glare over the point right of the bar, which light checkers
     covered at calibration (no photo of the empty board): a dark checker

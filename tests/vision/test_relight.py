@@ -7,7 +7,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.relight import MAX_FACTOR, light_factor, relit, same_surface
+from vision.relight import MAX_FACTOR, light_factor, light_ratio, relit, same_surface
 
 
 def _lab(bgr: np.ndarray) -> np.ndarray:
@@ -79,3 +79,18 @@ def test_a_shadow_over_the_frame_is_the_same_surface_an_arm_is_not() -> None:
     assert same_surface(shadow, frame).all()
     assert not same_surface(skin, frame).any()
     assert not same_surface(sleeve, frame).any()
+
+
+def test_the_light_on_one_place_of_a_surface_against_another_is_one_factor() -> None:
+    """A point under a lamp's pool and the same colour of point beside it
+    in the shade: one factor puts the lit one under the other's light; a
+    point of another colour is no such surface."""
+    board = _board()
+    lit = _lab(_shaded(board, np.full(board.shape[:2], 2.0, np.float32)))
+    shade = _lab(board)
+    factor = light_ratio(shade[:, 10:20].reshape(-1, 3), lit[:, 30:40].reshape(-1, 3))
+    assert factor is not None and abs(factor - 0.5 ** (1 / 3)) < 0.05
+    assert (
+        np.linalg.norm(relit(lit[:, 30:40], np.full((60, 10), factor, np.float32)) - shade[:, 10:20], axis=-1).max() < 4
+    )
+    assert light_ratio(shade[:, 10:20].reshape(-1, 3), lit[:, 20:30].reshape(-1, 3)) is None
