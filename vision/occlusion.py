@@ -93,9 +93,9 @@ def empty_board(features: SlotFeatures, occupied: BoolArray) -> FloatArray:
     (fractional) distance between the two points: a point's edges are the
     sharpest lines on the board, and a strip a pixel off would show them as
     something lying there. The strip is put under the point's own light
-    (a lamp's pool lights one point and not the next), as the two compare
-    just past it (:func:`vision.relight.light_factor`'s factor, where the
-    two are the same surface there)."""
+    (a lamp's pool lights one point and not the next), as the two points
+    compare just past it (:func:`vision.relight.light_ratio`, where they
+    are one surface there)."""
     board = np.array(features.thumbnail, np.float32)
 
     def moved(rows: slice, cols: slice, dx: float) -> FloatArray:
@@ -202,8 +202,9 @@ def bar_rooms(features: SlotFeatures, bar_checkers: BoolArray) -> BoolArray:
 def care_mask(features: SlotFeatures, rooms: BoolArray) -> BoolArray:
     """(h', w') where the frame should look like the empty board: everywhere
     but the ``rooms`` (h', w') of the checkers read (:func:`checker_rooms`,
-    :func:`bar_rooms`) and along the frame's and the bar's edges. Whatever stands on a slot
-    and does not look like a checker stays in: a hand is not a checker."""
+    :func:`bar_rooms`) and along the frame's and the bar's edges. Whatever
+    stands on a slot and does not look like a checker stays in: a hand is
+    not a checker."""
     care = ~rooms
     # the frame's and the bar's edges cast shadows that move with the light
     # and a little with every frame: leave a third of a checker along them

@@ -1361,11 +1361,11 @@ def _check_covered(
     one checker's room, it is a checker misread (in glare, leaning on the
     next point), not a hand, and only the points it touches are unsure
     (pieces beside the checkers pasted that the room of a checker read on
-    a point joins are judged as one, as are those between checkers read one after another
-    on the bar: a hand read as checkers here and there is cut up by the
-    checkers pasted there); so
-    are those that what departs over less than part of a checker touches
-    (fingertips over a checker may hide it).
+    a point joins are judged as one, as are those between checkers read
+    one after another on the bar: a hand read as checkers here and there
+    is cut up by the checkers pasted there); so are those that what
+    departs over less than part of a checker touches (fingertips over a
+    checker may hide it).
     The lines of the ``piles`` (2, 12) surely piled are not judged, nor a
     little past their sides: their upper layer lies over the line as no
     pasted checker does. Where ``new`` (h', w') marks what changed since
