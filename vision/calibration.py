@@ -27,7 +27,7 @@ from vision.layout import Layout
 from vision.occlusion import borrowed_area, decode, empty_board, encode
 from vision.read import ReadConfig, check_frame, point_name, read_rectified, slot_probabilities
 from vision.refusal import RefusalConfig, reference_of
-from vision.rims import bare_rims, gradients, loaded, outlines, rim_strength, saved
+from vision.rims import bare_rims, gradients, loaded, outlines, rim_strength, saved, start_junctions
 from vision.trays import Tray, tray_of
 
 log = logging.getLogger(__name__)
@@ -167,7 +167,7 @@ class Calibration:
                 geometry=geometry,
                 colours=ColourModel.from_json(data["colours"]),
                 start_layout=Layout(top=tuple(start["top"]), bottom=tuple(start["bottom"])),
-                reference=dict(data.get("reference") or {}),
+                reference=_reference(data.get("reference") or {}),
                 empty_board=decode(data["empty_board"]) if data.get("empty_board") else None,
                 empty_seen=bool(data.get("empty_seen", False)),
                 read=_thresholds(ReadConfig, data.get("read") or {}),
@@ -379,9 +379,11 @@ def calibrate(
         )
     occupied = layout_states(seen, geometry.slots, exact=True) != EMPTY
     reference = reference_of(image, geometry, rectified, config=refusal)
-    # each slot's rim strength bare, where the starting position shows it
-    bare = bare_rims(rim_strength(gradients(rectified), geometry), occupied)
-    reference["rims"] = saved(bare)
+    # each slot's rim strength bare, where the starting position shows it,
+    # and each junction's of its lines of five
+    grads = gradients(rectified)
+    reference["rims"] = saved(bare_rims(rim_strength(grads, geometry), occupied))
+    reference["junctions"] = saved(start_junctions(grads, geometry, np.array([seen.top, seen.bottom], np.int64)))
     calibration = Calibration(
         geometry=geometry,
         colours=model,
@@ -484,6 +486,27 @@ def _with_empty_board(calibration: Calibration, image: Image, start: Image) -> C
 
 
 _Thresholds = TypeVar("_Thresholds", ReadConfig, RefusalConfig)
+
+
+#: The shapes of the rims a calibration's reference keeps (:mod:`vision.rims`), by key: the
+#: bare slots' (:func:`vision.rims.bare_rims`), the starting lines' junctions' (:func:`vision.rims.start_junctions`).
+_RIMS = {"rims": (2, 12), "junctions": (2, 2)}
+
+
+def _reference(data: dict[str, Any]) -> dict[str, Any]:
+    """A calibration's saved ``reference``, its rims checked: each an
+    array of numbers of the shape kept (a ValueError naming it if not)."""
+    reference = dict(data)
+    for key, shape in _RIMS.items():
+        if key not in reference:
+            continue
+        try:
+            rims = np.asarray(reference[key], np.float64)
+        except (TypeError, ValueError):
+            rims = np.zeros(0)
+        if rims.ndim != 3 or rims.shape[:2] != shape or not np.isfinite(rims).all():
+            raise ValueError(f"reference {key!r}: expected {shape[0]}x{shape[1]}x(slots) numbers")
+    return reference
 
 
 def _thresholds(kind: type[_Thresholds], data: dict[str, Any]) -> _Thresholds:

@@ -75,7 +75,18 @@ from vision.refusal import (
     light_changed,
     straighten_hint,
 )
-from vision.rims import gradients, in_doubt, layer_rims, line_rims, loaded, rim_strength, rimless, weigh_rims
+from vision.rims import (
+    bare_junctions,
+    gradients,
+    in_doubt,
+    layer_rims,
+    light_shift,
+    line_rims,
+    loaded,
+    rim_strength,
+    rimless,
+    weigh_rims,
+)
 from vision.squeeze import count_squeezed, rim_profile
 from vision.trays import Off, read_off
 
@@ -627,6 +638,7 @@ def _read_piles(
     rectified: Image,
     geometry: BoardGeometry,
     board_gradients: Callable[[], tuple[FloatArray, FloatArray]],
+    layer_reference: Callable[[int, int, int], FloatArray | None] | None = None,
 ) -> tuple[FloatArray, BoolArray, BoolArray]:
     """Count the checkers piled on full lines (updates ``counts`` and
     ``confidence`` (2, 12) in place) and return how sure each pile count is,
@@ -650,7 +662,9 @@ def _read_piles(
     surely; where the looks are unsure of the layer (``config.pile_unsure``),
     the junctions whose own rims show a checker
     (:func:`vision.rims.layer_rims`, on the ``board_gradients`` made
-    when first asked for) are a layer at least, unsure. A full line read as five stays unsure."""
+    when first asked for, against the same junctions bare where
+    ``layer_reference`` (row, col, colour) gives them) are a layer at
+    least, unsure. A full line read as five stays unsure."""
     sure = np.zeros((2, 12), np.float32)
     misfit = np.zeros((2, 12, JUNCTIONS), np.bool_)
     piled = np.zeros((2, 12), np.bool_)
@@ -666,6 +680,7 @@ def _read_piles(
     all_moved = features.moved_junctions(rows, cols)
     for row, col, moved in zip(rows, cols, all_moved, strict=True):
         is_light = counts[row, col] > 0
+        colour = LIGHT if is_light else DARK
         d_faces = template_distance(moved, (light if is_light else dark)[row, col], max_gain=CHECKER_GAIN)
         # two touching rims as learned on this colour of point or on the
         # other, whichever explains the line better (:func:`_line_fit`):
@@ -678,7 +693,7 @@ def _read_piles(
             (template_distance(moved, looks[k][row, col], max_gain=CHECKER_GAIN) for looks in (junction, other)),
             key=lambda d: _line_fit(d_faces, d),
         )
-        spread = float(model.spread[LIGHT if is_light else DARK])
+        spread = float(model.spread[colour])
         # a junction that fits neither look at the one shift that fits the
         # line best as either is no checker, whatever layer would end there
         fit = np.minimum(d_faces, d_junctions)
@@ -704,9 +719,13 @@ def _read_piles(
             extra, certainty = squeezed - LINE, min(margin, config.full_stack_confidence)
         elif unclear:
             # the looks cannot tell a layer from two rims: a layer's
-            # checkers whose rims show it are counted (never surely)
-            if extra < d_faces.shape[1] and certainty < config.pile_unsure:
-                extra = max(extra, layer_rims(board_gradients(), geometry, int(row), int(col)))
+            # checkers whose rims show it are counted (never surely): where
+            # the looks are unsure, or against the same junctions bare
+            # (white on a white point, the looks may see two rims fairly
+            # surely where a layer's checker's rim stands out clearly)
+            bare = None if layer_reference is None else layer_reference(int(row), int(col), colour)
+            if extra < d_faces.shape[1] and (certainty < config.pile_unsure or bare is not None):
+                extra = max(extra, layer_rims(board_gradients(), geometry, int(row), int(col), bare=bare))
             if extra == d_faces.shape[1]:
                 certainty *= 0.3  # a full second layer: more may lie further on
             else:
@@ -718,6 +737,26 @@ def _read_piles(
         if certainty >= config.confident:
             confidence[row, col] = confidence[row, col] / config.full_stack_confidence
     return sure, misfit, piled
+
+
+def _layer_reference(
+    start: FloatArray | None, bare: FloatArray | None, prob: FloatArray, board_rims: Callable[[], FloatArray]
+) -> Callable[[int, int, int], FloatArray | None] | None:
+    """Where a calibration kept the junctions' rims of its lines of five
+    (``start``: :func:`vision.rims.start_junctions`) and the slots' bare
+    (``bare``), the rims (J,) of a bare line's junctions on a point (row,
+    col) of a colour (LIGHT, DARK) in this frame's light, as the slots read
+    surely bare (``prob``) show it against calibration's (their rims:
+    ``board_rims``, made when first asked for); else None."""
+    if start is None or bare is None:
+        return None
+
+    @functools.cache
+    def shift() -> float:
+        light = light_shift(prob, board_rims(), bare)
+        return 0.0 if light is None else light[0]
+
+    return lambda row, col, colour: bare_junctions(start, row, col, colour, shift())
 
 
 def _layer(d_face: FloatArray, d_junction: FloatArray, spread: float, *, config: ReadConfig) -> tuple[int, float]:
@@ -1047,12 +1086,14 @@ def read_rectified(
         features, model, scores = _follow_lines(features, model, scores, config=config, borrowed=borrowed)
     # the rims' gradients, made once a frame where the rims are weighed or a pile's layer is unclear
     board_gradients = functools.cache(functools.partial(gradients, rectified, lab=lab))
+    board_rims = functools.cache(lambda: rim_strength(board_gradients(), geometry))
     prob, slot_z, explained, doubtful = scores
     bare = loaded(reference)
     if bare is not None:
         weighable = in_doubt(prob, bare, doubt=config.rim_doubt)
         if weighable.any():
-            prob = weigh_rims(prob, rim_strength(board_gradients(), geometry), bare, weighable, cap=config.rim_cap)
+            prob = weigh_rims(prob, board_rims(), bare, weighable, cap=config.rim_cap)
+    layer_reference = _layer_reference(loaded(reference, "junctions"), bare, prob, board_rims)
     nearest = np.asarray(slot_z.min(axis=-1), np.float32)
     # a slot that shows part of a checker left apart from its line is no stranger than that checker
     unlike = explained > config.unexplained_spreads
@@ -1085,6 +1126,7 @@ def read_rectified(
         rectified=rectified,
         geometry=geometry,
         board_gradients=board_gradients,
+        layer_reference=layer_reference,
     )
     if refusal is None:
         refusal = check_occlusion(

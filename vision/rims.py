@@ -24,8 +24,13 @@ colour whose rims do not stand out gives no evidence.
 
 A checker laid on a full line, over the junction of two below it, shows
 its rim too: where its look cannot tell a layer from two touching rims
-(dark on dark), the junctions whose rims stand out from the bare ones
-past them count it (:func:`layer_rims`, used by :mod:`vision.read`).
+(dark on dark, white on a white point), the junctions whose rims stand
+out from the same junctions bare count it (:func:`layer_rims`, used by
+:mod:`vision.read`). Calibration keeps those of the starting position's
+lines of five, one of each colour of checker on each colour of point
+(:func:`start_junctions`): a bare junction's rim depends on its place
+along the line (the frame beside the first; beside the last, the point's
+triangle narrowing, or the field past it) and on the two colours.
 
 The other way round, a line of checkers read where a slot shows far less
 rim than the frame's other lines of that colour (:func:`rimless`) is no
@@ -41,7 +46,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.colours import DARK, EMPTY, LIGHT, LINE
+from vision.colours import DARK, EMPTY, LIGHT, LINE, point_kind
 from vision.features import PATCH, PILE_SHIFTS, circles, junction_centres, to_lab
 from vision.geometry import BoardGeometry, Image, slot_centres
 
@@ -149,20 +154,68 @@ def outlines(
     return circled_slots(rectified, geometry), np.asarray(strength / max(middle, 1e-6), np.float32)
 
 
-def layer_rims(grads: tuple[FloatArray, FloatArray], geometry: BoardGeometry, row: int, col: int) -> int:
-    """How many of the junctions of the full line on point (``row``,
-    ``col``), from the edge, show a checker's rim standing out from every
-    one past them (and from :data:`LAYER_FLOOR`) by :data:`LAYER_RISE` (0
-    where none does, or the last one too: no bare junction to measure
-    against), from the board's :func:`gradients`. A layer's checker stands
-    higher and the camera sees it moved: each junction's rim is its
-    strongest over the :data:`vision.features.PILE_SHIFTS` (thumbnail px)."""
+def junction_rims(grads: tuple[FloatArray, FloatArray], geometry: BoardGeometry, row: int, col: int) -> FloatArray:
+    """(J,) the rim strength at each junction of the line on point (``row``,
+    ``col``), from the edge, from the board's :func:`gradients`: each its
+    strongest over the :data:`vision.features.PILE_SHIFTS` (thumbnail px;
+    a layer's checker stands higher and the camera sees it moved)."""
     centres = junction_centres(geometry)[row, col]
-    count = len(centres)
     moved = centres[:, None, :] + PILE_SHIFTS[None, :, :] * (geometry.pitch_px / PATCH)
-    rims = rims_at(grads, moved, 0.5 * geometry.pitch_px).max(axis=1)
-    bare = np.maximum([rims[k:].max() for k in range(1, count)], LAYER_FLOOR)
-    return max((k for k in range(1, count) if rims[:k].min() >= LAYER_RISE * bare[k - 1]), default=0)
+    return np.asarray(rims_at(grads, moved, 0.5 * geometry.pitch_px).max(axis=1), np.float32)
+
+
+def start_junctions(
+    grads: tuple[FloatArray, FloatArray], geometry: BoardGeometry, counts: npt.NDArray[np.int64]
+) -> FloatArray:
+    """(2, 2, J) the :func:`junction_rims` of the lines of five in
+    ``counts`` (2, 12; the starting position, +n light, -n dark: one line
+    of each colour on each colour of point), by the checkers' colour (0
+    light, 1 dark) and the point's (:func:`vision.colours.point_kind`); NaN
+    where it has none. Calibration keeps them: a bare junction's rim
+    depends on its place along the line (the frame beside the first, the
+    point's triangle narrowing beside the last) and on the two colours."""
+    kinds = point_kind()
+    out = np.full((2, 2, junction_centres(geometry).shape[2]), np.nan, np.float32)
+    for row, col in np.argwhere(np.abs(counts) == LINE):
+        out[0 if counts[row, col] > 0 else 1, kinds[row, col]] = junction_rims(grads, geometry, int(row), int(col))
+    return out
+
+
+def bare_junctions(start: FloatArray, row: int, col: int, colour: int, shift: float) -> FloatArray | None:
+    """(J,) the rims of the junctions of a line of five of ``colour``
+    (LIGHT, DARK) with nothing on it, on point (``row``, ``col``), in a
+    frame whose rims stand ``shift`` (:func:`light_shift`) above
+    calibration's: those of the starting position's line of that colour
+    on a point of that colour (``start``: :func:`start_junctions`); None
+    where it has none."""
+    bare = start[colour - LIGHT, point_kind()[row, col]]
+    if np.isnan(bare).any():
+        return None
+    return np.asarray(np.expm1(np.log1p(bare) + shift), np.float32)
+
+
+def layer_rims(
+    grads: tuple[FloatArray, FloatArray],
+    geometry: BoardGeometry,
+    row: int,
+    col: int,
+    *,
+    bare: FloatArray | None = None,
+) -> int:
+    """How many of the junctions of the full line on point (``row``,
+    ``col``), from the edge, show a checker's rim (:func:`junction_rims`,
+    from the board's :func:`gradients`) standing out by :data:`LAYER_RISE`
+    (and from :data:`LAYER_FLOOR`): from the rim the same junction shows
+    bare (``bare`` (J,): :func:`bare_junctions`), each of those from the
+    edge; without it, from every one past them (0 where none does, or the
+    last one too: no bare junction to measure against)."""
+    rims = junction_rims(grads, geometry, row, col)
+    count = len(rims)
+    if bare is not None:
+        stands = rims >= np.maximum(LAYER_RISE * bare, LAYER_FLOOR)
+        return int(np.argmin(stands)) if not stands.all() else count
+    past = np.maximum([rims[k:].max() for k in range(1, count)], LAYER_FLOOR)
+    return max((k for k in range(1, count) if rims[:k].min() >= LAYER_RISE * past[k - 1]), default=0)
 
 
 def _line_slots(counts: npt.NDArray[np.int64], slots: int) -> npt.NDArray[np.bool_]:
@@ -239,16 +292,17 @@ def bare_rims(strength: FloatArray, covered: npt.NDArray[np.bool_]) -> FloatArra
 
 
 def saved(bare: FloatArray) -> list[Any]:
-    """:func:`bare_rims` as a calibration keeps it (-1 where unknown)."""
+    """:func:`bare_rims` or :func:`start_junctions` as a calibration keeps them (-1 where unknown)."""
     return list(np.round(np.nan_to_num(bare, nan=-1.0), 1).tolist())
 
 
-def loaded(reference: dict[str, Any] | None) -> FloatArray | None:
-    """The bare rims a calibration's ``reference`` keeps (NaN where
-    unknown), or None for a calibration from before they were kept."""
-    if not reference or "rims" not in reference:
+def loaded(reference: dict[str, Any] | None, key: str = "rims") -> FloatArray | None:
+    """The bare rims a calibration's ``reference`` keeps under ``key``
+    (``"rims"``: :func:`bare_rims`; ``"junctions"``: :func:`start_junctions`)
+    (NaN where unknown), or None for a calibration from before they were kept."""
+    if not reference or key not in reference:
         return None
-    bare = np.asarray(reference["rims"], np.float32)
+    bare = np.asarray(reference[key], np.float32)
     return np.where(bare < 0, np.nan, bare).astype(np.float32)
 
 
@@ -280,6 +334,23 @@ def in_doubt(prob: FloatArray, bare: FloatArray, *, doubt: float) -> npt.NDArray
     return doubtful
 
 
+def _sure_bare(prob: FloatArray, bare: FloatArray) -> npt.NDArray[np.bool_]:
+    """(2, 12, L) the slots read surely bare (``prob`` (2, 12, S, 3)) whose
+    bare rim calibration kept (``bare`` (2, 12, L))."""
+    slots = bare.shape[2]
+    return np.asarray(_open(prob) & np.isfinite(bare) & (prob[:, :, :slots, EMPTY] > SURE), np.bool_)
+
+
+def light_shift(prob: FloatArray, strength: FloatArray, bare: FloatArray) -> tuple[float, float] | None:
+    """How this frame's rims (``strength`` (2, 12, L)) stand against
+    calibration's (``bare``: :func:`bare_rims`; the light may have
+    changed): the median and robust spread of log(1 + rim) less its bare
+    one over the slots read surely bare (``prob`` (2, 12, S, 3)), or None
+    where too few are."""
+    sure_bare = _sure_bare(prob, bare)
+    return _fit(np.log1p(strength[sure_bare]) - np.log1p(bare[sure_bare]))
+
+
 def weigh_rims(
     prob: FloatArray, strength: FloatArray, bare: FloatArray, doubtful: npt.NDArray[np.bool_], *, cap: float
 ) -> FloatArray:
@@ -294,11 +365,10 @@ def weigh_rims(
     logs = np.log1p(strength[:, :, :slots])
     known = np.isfinite(bare[:, :, :slots])
     expected = np.log1p(np.where(known, bare[:, :, :slots], 0.0))
-    # the light now against calibration's, from the slots read surely bare
-    sure_bare = _open(prob) & known & (p[..., EMPTY] > SURE)
-    shift = _fit(logs[sure_bare] - expected[sure_bare])
+    shift = light_shift(prob, strength, bare)
     if shift is None:
         return prob
+    sure_bare = _sure_bare(prob, bare)
     bare_level = float(np.median(expected[sure_bare])) + shift[0]
     colour = np.where(p[..., LIGHT] >= p[..., DARK], LIGHT, DARK)
     out = np.array(prob, np.float32)

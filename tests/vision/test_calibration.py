@@ -251,6 +251,18 @@ def test_calibration_load_names_bad_files(tmp_path: Path, content: str, words: s
     assert words in str(err.value) and "bad.json" in str(err.value)
 
 
+@pytest.mark.parametrize(("key", "value"), [("junctions", [[1.0, 2.0]]), ("rims", "many"), ("junctions", None)])
+def test_a_calibration_whose_rims_are_broken_is_named(tmp_path: Path, key: str, value: object) -> None:
+    data = json.loads(json.dumps(calibrated(plain_board("wood")).to_json()))  # (not the cached calibration's own)
+    assert np.asarray(data["reference"]["junctions"]).shape[:2] == (2, 2)
+    data["reference"][key] = value
+    path = tmp_path / "edited.json"
+    path.write_text(json.dumps(data))
+    with pytest.raises(CalibrationError) as err:
+        Calibration.load(path)
+    assert f"reference '{key}'" in str(err.value) and "edited.json" in str(err.value)
+
+
 def test_markers_give_the_playing_area_corners() -> None:
     sheet = marker_sheet(dpi=100)
     assert sheet.shape[2] == 3 and sheet.dtype == np.uint8

@@ -16,6 +16,7 @@ from vision.colours import DARK, EMPTY, LIGHT
 from vision.geometry import make_geometry, rectify, slot_centres
 from vision.read import geometry_from_corners
 from vision.rims import (
+    bare_junctions,
     bare_rims,
     circled_slots,
     gradients,
@@ -26,6 +27,7 @@ from vision.rims import (
     rim_strength,
     rimless,
     saved,
+    start_junctions,
     weigh_rims,
 )
 
@@ -213,3 +215,51 @@ def test_circles_of_a_checkers_size_stand_on_checkers_and_on_no_bare_slot(style:
     covered = np.arange(circled.shape[2])[None, None, :] < counts
     assert not (circled & ~covered).any()
     assert (circled & covered).sum() >= 0.8 * covered.sum()
+
+
+def test_a_layer_stands_out_from_its_junctions_bare_where_one_past_it_shows_more_rim_bare() -> None:
+    """A bare junction's rims depend on its place (on bench boards, beside
+    a line's far end the point narrows and the felt shows): here a ring of
+    glare on the last junction, in every frame, stands out more than the
+    first junction under a layer's checker. Against the junctions past it,
+    that checker is not seen; against the same junctions bare (the
+    starting position's line of five on that point), it is."""
+    geometry = make_geometry(CORNERS, bar=(228.0, 252.0), pitch_px=33.0)
+    board = np.full((400, 480, 3), (40, 45, 50), np.uint8)
+    centres = slot_centres(geometry)[0, 4]
+    radius = int(geometry.pitch_px / 2) - 1
+    noise = np.random.default_rng(4).normal(0, 4, board.shape)
+
+    def grads(board: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        far = np.rint((centres[3] + centres[4]) / 2).astype(int)
+        glared = board.copy()
+        cv2.circle(glared, (int(far[0]), int(far[1])), radius, (230, 235, 240), 3, cv2.LINE_AA)
+        return gradients(np.clip(glared + noise, 0, 255).astype(np.uint8))
+
+    for k in range(5):
+        _checker(board, centres[k], radius)
+    counts = np.zeros((2, 12), np.int64)
+    counts[0, 4] = 5
+    bare = bare_junctions(start_junctions(grads(board), geometry, counts), 0, 4, LIGHT, 0.0)
+    assert bare is not None and bare[3] > 3 * bare[0]
+    _checker(board, (centres[0] + centres[1]) / 2, radius)  # a sixth over the first junction
+    assert layer_rims(grads(board), geometry, 0, 4) == 0
+    assert layer_rims(grads(board), geometry, 0, 4, bare=bare) == 1
+
+
+def test_a_bare_line_s_junctions_are_those_of_the_starting_line_of_its_colours_in_the_frame_s_light() -> None:
+    geometry = make_geometry(CORNERS, bar=(228.0, 252.0), pitch_px=33.0)
+    rng = np.random.default_rng(5)
+    grads = gradients(rng.integers(0, 255, (400, 480, 3), dtype=np.uint8))
+    counts = np.zeros((2, 12), np.int64)
+    counts[0, 4], counts[1, 0] = 5, -5  # light on a point of the first colour, dark on one of the second
+    start = start_junctions(grads, geometry, counts)
+    assert np.isfinite(start[0, 0]).all() and np.isfinite(start[1, 1]).all()
+    assert np.isnan(start[0, 1]).all() and np.isnan(start[1, 0]).all()
+    np.testing.assert_allclose(
+        bare_junctions(start, 1, 9, LIGHT, 0.0), start[0, 0], rtol=1e-5
+    )  # facing bottom 10: same colour
+    assert bare_junctions(start, 0, 5, LIGHT, 0.0) is None  # no light line of five on that colour
+    np.testing.assert_allclose(bare_junctions(start, 0, 3, DARK, np.log(2.0)), 2 * start[1, 1] + 1, rtol=1e-5)
+    kept = json.loads(json.dumps({"junctions": saved(start)}))
+    np.testing.assert_allclose(loaded(kept, "junctions"), start, rtol=1e-2)
