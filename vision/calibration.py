@@ -27,7 +27,16 @@ from vision.layout import Layout
 from vision.occlusion import borrowed_area, decode, empty_board, encode
 from vision.read import ReadConfig, check_frame, point_name, read_rectified, slot_probabilities
 from vision.refusal import RefusalConfig, reference_of
-from vision.rims import bare_rims, gradients, loaded, outlines, rim_strength, saved, start_junctions
+from vision.rims import (
+    bare_rims,
+    checker_rims,
+    gradients,
+    loaded,
+    outlines,
+    rim_strength,
+    saved,
+    start_junctions,
+)
 from vision.trays import Tray, tray_of
 
 log = logging.getLogger(__name__)
@@ -380,9 +389,11 @@ def calibrate(
     occupied = layout_states(seen, geometry.slots, exact=True) != EMPTY
     reference = reference_of(image, geometry, rectified, config=refusal)
     # each slot's rim strength bare, where the starting position shows it,
-    # and each junction's of its lines of five
+    # each colour's checkers', and each junction's of its lines of five
     grads = gradients(rectified)
-    reference["rims"] = saved(bare_rims(rim_strength(grads, geometry), occupied))
+    strength = rim_strength(grads, geometry)
+    reference["rims"] = saved(bare_rims(strength, occupied))
+    reference["checkers"] = saved(checker_rims(strength, layout_states(seen, geometry.slots, exact=True)), digits=3)
     reference["junctions"] = saved(start_junctions(grads, geometry, np.array([seen.top, seen.bottom], np.int64)))
     calibration = Calibration(
         geometry=geometry,
@@ -488,9 +499,10 @@ def _with_empty_board(calibration: Calibration, image: Image, start: Image) -> C
 _Thresholds = TypeVar("_Thresholds", ReadConfig, RefusalConfig)
 
 
-#: The shapes of the rims a calibration's reference keeps (:mod:`vision.rims`), by key: the
-#: bare slots' (:func:`vision.rims.bare_rims`), the starting lines' junctions' (:func:`vision.rims.start_junctions`).
-_RIMS = {"rims": (2, 12), "junctions": (2, 2)}
+#: The shapes of the rims a calibration's reference keeps (:mod:`vision.rims`), by key, as
+#: named in an error: the bare slots' (:func:`vision.rims.bare_rims`), the starting lines'
+#: junctions' (:func:`vision.rims.start_junctions`), the checkers' (:func:`vision.rims.checker_rims`).
+_RIMS = {"rims": (2, 12, None), "junctions": (2, 2, None), "checkers": (2, 2)}
 
 
 def _reference(data: dict[str, Any]) -> dict[str, Any]:
@@ -504,8 +516,11 @@ def _reference(data: dict[str, Any]) -> dict[str, Any]:
             rims = np.asarray(reference[key], np.float64)
         except (TypeError, ValueError):
             rims = np.zeros(0)
-        if rims.ndim != 3 or rims.shape[:2] != shape or not np.isfinite(rims).all():
-            raise ValueError(f"reference {key!r}: expected {shape[0]}x{shape[1]}x(slots) numbers")
+        if rims.ndim != len(shape) or any(n not in (None, m) for n, m in zip(shape, rims.shape, strict=True)):
+            rims = np.full(1, np.nan)
+        if not np.isfinite(rims).all():
+            expected = "x".join("(any)" if n is None else str(n) for n in shape)
+            raise ValueError(f"reference {key!r}: expected {expected} numbers")
     return reference
 
 

@@ -1092,7 +1092,9 @@ def read_rectified(
     if bare is not None:
         weighable = in_doubt(prob, bare, doubt=config.rim_doubt)
         if weighable.any():
-            prob = weigh_rims(prob, board_rims(), bare, weighable, cap=config.rim_cap)
+            prob = weigh_rims(
+                prob, board_rims(), bare, weighable, cap=config.rim_cap, checkers=loaded(reference, "checkers")
+            )
     layer_reference = _layer_reference(loaded(reference, "junctions"), bare, prob, board_rims)
     nearest = np.asarray(slot_z.min(axis=-1), np.float32)
     # a slot that shows part of a checker left apart from its line is no stranger than that checker

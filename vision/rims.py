@@ -291,14 +291,16 @@ def bare_rims(strength: FloatArray, covered: npt.NDArray[np.bool_]) -> FloatArra
     return np.where(clear, strength, np.nan).astype(np.float32)
 
 
-def saved(bare: FloatArray) -> list[Any]:
-    """:func:`bare_rims` or :func:`start_junctions` as a calibration keeps them (-1 where unknown)."""
-    return list(np.round(np.nan_to_num(bare, nan=-1.0), 1).tolist())
+def saved(rims: FloatArray, *, digits: int = 1) -> list[Any]:
+    """:func:`bare_rims`, :func:`start_junctions` or :func:`checker_rims`
+    as a calibration keeps them, to ``digits`` places (-1 where unknown)."""
+    return list(np.round(np.nan_to_num(rims, nan=-1.0), digits).tolist())
 
 
 def loaded(reference: dict[str, Any] | None, key: str = "rims") -> FloatArray | None:
     """The bare rims a calibration's ``reference`` keeps under ``key``
-    (``"rims"``: :func:`bare_rims`; ``"junctions"``: :func:`start_junctions`)
+    (``"rims"``: :func:`bare_rims`; ``"junctions"``: :func:`start_junctions`;
+    ``"checkers"``: :func:`checker_rims`)
     (NaN where unknown), or None for a calibration from before they were kept."""
     if not reference or key not in reference:
         return None
@@ -351,14 +353,37 @@ def light_shift(prob: FloatArray, strength: FloatArray, bare: FloatArray) -> tup
     return _fit(np.log1p(strength[sure_bare]) - np.log1p(bare[sure_bare]))
 
 
+def checker_rims(strength: FloatArray, states: npt.NDArray[np.int8]) -> FloatArray:
+    """(2, 2) the median and robust spread of log(1 + rim) (``strength``
+    (2, 12, L): :func:`rim_strength`) over the slots each colour's checkers
+    (light, dark) cover in ``states`` (2, 12, S: the starting position),
+    NaN where too few: the colour's rims where a frame reads too few of its
+    slots surely (:func:`weigh_rims`)."""
+    slots = strength.shape[2]
+    out = np.full((2, 2), np.nan, np.float32)
+    for kind in (LIGHT, DARK):
+        fit = _fit(np.log1p(strength[states[:, :, :slots] == kind]))
+        if fit is not None:
+            out[kind - LIGHT] = fit
+    return out
+
+
 def weigh_rims(
-    prob: FloatArray, strength: FloatArray, bare: FloatArray, doubtful: npt.NDArray[np.bool_], *, cap: float
+    prob: FloatArray,
+    strength: FloatArray,
+    bare: FloatArray,
+    doubtful: npt.NDArray[np.bool_],
+    *,
+    cap: float,
+    checkers: FloatArray | None = None,
 ) -> FloatArray:
     """Slot probabilities (2, 12, S, 3) of empty, light and dark with the
     ``doubtful`` slots (:func:`in_doubt`) weighed by their rim ``strength``
     (2, 12, L): the odds of a checker raised by up to ``cap`` where the rim
     stands out from the slot's ``bare`` one (:func:`bare_rims`) as this
-    frame's checkers of that colour do, never lowered (a checker's rim may
+    frame's checkers of that colour do (where it reads too few of them
+    surely, as the starting position's did in this frame's light:
+    ``checkers``, :func:`checker_rims`), never lowered (a checker's rim may
     not show)."""
     slots = doubtful.shape[2]
     p = prob[:, :, :slots]
@@ -375,6 +400,9 @@ def weigh_rims(
     view = out[:, :, :slots]
     for kind in (LIGHT, DARK):
         fit = _fit(logs[p[..., kind] > SURE])
+        if fit is None and checkers is not None and np.isfinite(checkers[kind - LIGHT]).all():
+            level, spread = (float(v) for v in checkers[kind - LIGHT])
+            fit = (level + shift[0], spread)
         where = doubtful & (colour == kind)
         # a rim tells only where this colour's stand out from the bare slots
         # (a dark checker on dark felt may show none)

@@ -251,7 +251,10 @@ def test_calibration_load_names_bad_files(tmp_path: Path, content: str, words: s
     assert words in str(err.value) and "bad.json" in str(err.value)
 
 
-@pytest.mark.parametrize(("key", "value"), [("junctions", [[1.0, 2.0]]), ("rims", "many"), ("junctions", None)])
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [("junctions", [[1.0, 2.0]]), ("rims", "many"), ("junctions", None), ("checkers", [[[4.5, 0.2]] * 2])],
+)
 def test_a_calibration_whose_rims_are_broken_is_named(tmp_path: Path, key: str, value: object) -> None:
     data = json.loads(json.dumps(calibrated(plain_board("wood")).to_json()))  # (not the cached calibration's own)
     assert np.asarray(data["reference"]["junctions"]).shape[:2] == (2, 2)

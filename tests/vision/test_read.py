@@ -544,6 +544,23 @@ def test_a_sixth_white_checker_on_a_white_point_shows_its_rim(seed: int, board: 
         assert "bottom 7" in reading.uncertain  # counted, never surely
 
 
+def test_a_white_checker_on_a_white_point_shows_its_rim_where_no_checker_is_read_surely() -> None:
+    """A cream checker on the cream base of a point of a gold and white
+    board (bench seed 3, board 14: photos 131 and 137 read top 6 bare):
+    its look is the point's, its rim four times the bare slot's. A rim is
+    weighed against the frame's own checkers of its colour, but on this
+    board no slot is read surely; the starting position's checkers' rims,
+    in the frame's light, stand in for theirs."""
+    look, start, _ = bench_board(3, 14)
+    calibration = calibrate(start.image, start.corners)
+    layout = Layout(top=(5, 0, 0, 0, -3, 1, -5, 0, 0, 0, 0, 2), bottom=(-5, 0, 0, 0, 2, 0, 5, 0, 0, 0, 0, -2))
+    for shot in (0, 1):
+        reading = read_board(render(layout, rng=np.random.default_rng(shot), **look).image, calibration)
+        assert reading.refusal is None
+        assert (reading.slot_prob[..., :5, 1:].max(axis=-1) > 0.99).sum() < 4  # no colour's rims from the frame
+        assert reading.layout() == layout
+
+
 @pytest.mark.parametrize(
     "layout",
     [

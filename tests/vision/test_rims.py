@@ -18,6 +18,7 @@ from vision.read import geometry_from_corners
 from vision.rims import (
     bare_junctions,
     bare_rims,
+    checker_rims,
     circled_slots,
     gradients,
     in_doubt,
@@ -94,6 +95,25 @@ def test_a_doubtful_slot_with_a_rim_leans_to_a_checker() -> None:
         np.delete(weighed.reshape(-1, 3), 4 * 6 + 12 * 6, axis=0)
         == np.delete(prob.reshape(-1, 3), 4 * 6 + 12 * 6, axis=0)
     ).all()
+
+
+def test_where_no_checker_reads_surely_the_starting_position_s_rims_in_this_light_stand_in() -> None:
+    prob, strength, bare = _frame()
+    prob[0, :8, 0] = (0.03, 0.97, 0.0)  # a blurred frame: no checker read surely
+    prob[1, 4, 0] = (0.9, 0.1, 0.0)
+    strength[1, 4, 0] = 150.0
+    doubtful = in_doubt(prob, bare, doubt=0.02)
+    assert (weigh_rims(prob, strength, bare, doubtful, cap=20.0) == prob).all()
+    states = np.zeros((2, 12, 6), np.int8)
+    states[0, :8, 0] = LIGHT  # the starting position's light checkers, their rims as this frame's
+    checkers = checker_rims(strength, states)
+    assert np.isfinite(checkers[0]).all() and np.isnan(checkers[1]).all()  # no dark checker stood there
+    weighed = weigh_rims(prob, strength, bare, doubtful, cap=20.0, checkers=checkers)
+    assert weighed[1, 4, 0, LIGHT] > weighed[1, 4, 0, EMPTY]
+    # in a frame whose every rim stands eight times calibration's (its light
+    # or its sharpness changed), so do the checkers', far from the bare slots'
+    weighed = weigh_rims(prob, 8 * strength, bare, doubtful, cap=20.0, checkers=checkers)
+    assert weighed[1, 4, 0, LIGHT] > weighed[1, 4, 0, EMPTY]
 
 
 def test_no_rim_never_makes_a_slot_bare() -> None:
