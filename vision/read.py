@@ -719,12 +719,9 @@ def _read_piles(
             extra, certainty = squeezed - LINE, min(margin, config.full_stack_confidence)
         elif unclear:
             # the looks cannot tell a layer from two rims: a layer's
-            # checkers whose rims show it are counted (never surely): where
-            # the looks are unsure, or against the same junctions bare
-            # (white on a white point, the looks may see two rims fairly
-            # surely where a layer's checker's rim stands out clearly)
-            bare = None if layer_reference is None else layer_reference(int(row), int(col), colour)
-            if extra < d_faces.shape[1] and (certainty < config.pile_unsure or bare is not None):
+            # checkers whose rims show it are counted (never surely)
+            if extra < d_faces.shape[1] and certainty < config.pile_unsure:
+                bare = None if layer_reference is None else layer_reference(int(row), int(col), colour)
                 extra = max(extra, layer_rims(board_gradients(), geometry, int(row), int(col), bare=bare))
             if extra == d_faces.shape[1]:
                 certainty *= 0.3  # a full second layer: more may lie further on

@@ -524,20 +524,19 @@ def test_piles_at_the_far_corners_of_a_tilted_view_are_counted(seed: int, style:
         assert corners == [6, -6, -6, 7]
 
 
-@pytest.mark.parametrize(("seed", "board"), [(3, 21), (3, 78)])
-def test_a_sixth_white_checker_on_a_white_point_shows_its_rim(seed: int, board: int) -> None:
-    """White checkers on the wide white base of a point (bench seed 3
-    boards 21, dark felt, and 78, green felt; photos 201 and 763 read six
-    as five): a face and two touching rims look alike there, and the
-    looks took the sixth for two rims. Its rim stands out from the first
-    junction's bare one, as the starting position's line of five showed it
-    on that very point; against the junctions past it, no: beside the
-    line's far end the triangle narrows and the dark felt shows, so the
-    last junction's rims stand out more, bare."""
-    look, start, _ = bench_board(seed, board)
-    calibration = calibrate(start.image, start.corners)
+def test_a_sixth_white_checker_on_a_white_point_shows_its_rim() -> None:
+    """White checkers on the wide white base of a point (bench seed 3,
+    board 42, dark felt: photo 409 read six as five): a face and two
+    touching rims look alike there, and the looks cannot tell whether the
+    sixth lies on the line. Its rim stands out from the first junction's
+    bare one, as the starting position's line of five showed it on that
+    very point; against the junctions past it, no: beside the line's far
+    end the triangle narrows and the dark felt shows, so the last
+    junction's rims stand out more, bare."""
+    look, start, _ = bench_board(3, 42)
+    calibration = calibrate(start.image, start.corners, lens=Board(**look).lens, tray=start.tray)
     layout = Layout(top=(5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2), bottom=(-5, 0, 0, 0, 2, 0, 6, 0, 0, 0, 0, -2))
-    for shot in (0, 1, 2):
+    for shot in (0, 1):
         reading = read_board(render(layout, rng=np.random.default_rng(shot), **look).image, calibration)
         assert reading.refusal is None
         assert reading.counts[1, 6] == 6

@@ -283,3 +283,16 @@ def test_a_bare_line_s_junctions_are_those_of_the_starting_line_of_its_colours_i
     np.testing.assert_allclose(bare_junctions(start, 0, 3, DARK, np.log(2.0)), 2 * start[1, 1] + 1, rtol=1e-5)
     kept = json.loads(json.dumps({"junctions": saved(start)}))
     np.testing.assert_allclose(loaded(kept, "junctions"), start, rtol=1e-2)
+
+
+@pytest.mark.parametrize(("rims", "layer"), [((100.0, 45.0, 20.0, 20.0), 1), ((100.0, 80.0, 20.0, 20.0), 2)])
+def test_the_junction_past_a_layer_s_checker_holds_one_only_with_a_rim_near_that_checker_s(
+    monkeypatch: pytest.MonkeyPatch, rims: tuple[float, ...], layer: int
+) -> None:
+    """A layer's checker, raised, lends the junction past it part of its
+    rim: more than twice that junction's bare rim, but well short of the
+    checker's own (a second checker of the layer shows one as strong)."""
+    monkeypatch.setattr("vision.rims.junction_rims", lambda *args: np.array(rims, np.float32))
+    geometry = make_geometry(CORNERS, bar=(228.0, 252.0), pitch_px=33.0)
+    bare = np.full(4, 20.0, np.float32)
+    assert layer_rims((np.zeros(1), np.zeros(1)), geometry, 0, 4, bare=bare) == layer
