@@ -222,6 +222,12 @@ class ReadConfig:
     #: much less.
     pile_step: float = 1.65
     pile_face_most: float = 0.9
+    #: ... and every one past it at least this: past a layer the junctions
+    #: are bare, and no bare one looks that much like a face (rendered piles
+    #: of five to nine, seed 5 boards 0-119: the least of 2,844 was 0.79;
+    #: a piled checker's face, 0.39 at the median), where a layer's faces
+    #: may part at one junction more than at its end (9 read as 6).
+    pile_bare_least: float = 0.7
     #: ... and the count is sure when every junction's share is at least this
     #: far from that threshold.
     pile_margin: float = 0.14
@@ -817,15 +823,19 @@ def _layer_threshold(ratio: FloatArray, *, config: ReadConfig) -> float:
     """The share (see :func:`_read_piles`) below which a junction of a full
     line shows a piled checker: midway (on a log scale) between the junctions
     before and past the place where they part most, where every one past it
-    is at least ``pile_step`` times every one before and the one just before
-    is at most ``pile_face_most`` (the layer ends there); else
-    ``pile_face_ratio``."""
+    is at least ``pile_step`` times every one before and ``pile_bare_least``,
+    and the one just before is at most ``pile_face_most`` (the layer ends
+    there); else ``pile_face_ratio``."""
     scale = np.log(np.maximum(ratio, 1e-3))
     steps = [float(scale[m:].min() - scale[:m].max()) for m in range(1, len(scale))]
     if not steps:
         return config.pile_face_ratio
     m = int(np.argmax(steps)) + 1
-    if steps[m - 1] < np.log(config.pile_step) or ratio[m - 1] > config.pile_face_most:
+    if (
+        steps[m - 1] < np.log(config.pile_step)
+        or ratio[m - 1] > config.pile_face_most
+        or ratio[m:].min() < config.pile_bare_least
+    ):
         return config.pile_face_ratio
     return float(np.exp((scale[:m].max() + scale[m:].min()) / 2))
 

@@ -35,6 +35,7 @@ from vision.read import (
     _check_covered,
     _check_too_many,
     _held,
+    _layer_threshold,
     _read_points,
     _washed_out,
     lines_read_whole,
@@ -541,6 +542,30 @@ def test_a_sixth_white_checker_on_a_white_point_shows_its_rim() -> None:
         assert reading.refusal is None
         assert reading.counts[1, 6] == 6
         assert "bottom 7" in reading.uncertain  # counted, never surely
+
+
+def test_a_full_layer_whose_first_face_stands_out_is_not_cut_after_it() -> None:
+    """Nine dark checkers on green felt (bench seed 3, board 28: photo 278
+    read them as six): the layer's first face, by the frame, looks far more
+    like a face than the three past it, which still look more like a face
+    than any bare junction does. The junctions parted most after the first,
+    and the layer was cut there."""
+    look, start, _ = bench_board(3, 28)
+    calibration = calibrate(start.image, start.corners, lens=Board(**look).lens, tray=start.tray)
+    layout = Layout(top=(1, 0, 1, 0, 0, -2, -1, 0, 0, 0, 3, -9), bottom=(0, 0, 0, -2, 0, 0, 6, -1, 0, 3, 1, 0))
+    for shot in (0, 2):
+        reading = read_board(render(layout, rng=np.random.default_rng(shot), **look).image, calibration)
+        assert reading.refusal is None
+        assert reading.layout() == layout
+        assert "top 12" in reading.uncertain  # a full layer: more may lie further on
+
+
+def test_a_layer_ends_where_the_junctions_past_it_look_bare() -> None:
+    config = ReadConfig()
+    # the faces part most after the first, but those past it are no bare junctions
+    assert _layer_threshold(np.array([0.28, 0.57, 0.60, 0.51], np.float32), config=config) == config.pile_face_ratio
+    # a layer of two whose faces look less like one than usual, and bare junctions past it
+    assert 0.6 < _layer_threshold(np.array([0.5, 0.55, 1.3, 1.4], np.float32), config=config) < 1.3
 
 
 def test_a_white_checker_on_a_white_point_shows_its_rim_where_no_checker_is_read_surely() -> None:
