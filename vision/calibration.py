@@ -386,14 +386,15 @@ def calibrate(
             f"3 on the 8, 5 on the 6 for each side), or something lies on it: {'; '.join(problems)}",
             reason="not_start_position",
         )
-    occupied = layout_states(seen, geometry.slots, exact=True) != EMPTY
+    states = layout_states(seen, geometry.slots, exact=True)
+    occupied = states != EMPTY
     reference = reference_of(image, geometry, rectified, config=refusal)
     # each slot's rim strength bare, where the starting position shows it,
     # each colour's checkers', and each junction's of its lines of five
     grads = gradients(rectified)
     strength = rim_strength(grads, geometry)
     reference["rims"] = saved(bare_rims(strength, occupied))
-    reference["checkers"] = saved(checker_rims(strength, layout_states(seen, geometry.slots, exact=True)), digits=3)
+    reference["checkers"] = saved(checker_rims(strength, states), digits=3)
     reference["junctions"] = saved(start_junctions(grads, geometry, np.array([seen.top, seen.bottom], np.int64)))
     calibration = Calibration(
         geometry=geometry,
@@ -510,18 +511,21 @@ def _reference(data: dict[str, Any]) -> dict[str, Any]:
     array of numbers of the shape kept (a ValueError naming it if not)."""
     reference = dict(data)
     for key, shape in _RIMS.items():
-        if key not in reference:
-            continue
-        try:
-            rims = np.asarray(reference[key], np.float64)
-        except (TypeError, ValueError):
-            rims = np.zeros(0)
-        if rims.ndim != len(shape) or any(n not in (None, m) for n, m in zip(shape, rims.shape, strict=True)):
-            rims = np.full(1, np.nan)
-        if not np.isfinite(rims).all():
+        if key in reference and not _numbers_shaped(reference[key], shape):
             expected = "x".join("(any)" if n is None else str(n) for n in shape)
             raise ValueError(f"reference {key!r}: expected {expected} numbers")
     return reference
+
+
+def _numbers_shaped(value: Any, shape: tuple[int | None, ...]) -> bool:
+    """Whether ``value`` is an array of finite numbers of ``shape`` (None: any length)."""
+    try:
+        array = np.asarray(value, np.float64)
+    except (TypeError, ValueError):
+        return False
+    if array.ndim != len(shape) or any(n is not None and n != m for n, m in zip(shape, array.shape, strict=True)):
+        return False
+    return bool(np.isfinite(array).all())
 
 
 def _thresholds(kind: type[_Thresholds], data: dict[str, Any]) -> _Thresholds:
