@@ -776,11 +776,13 @@ def _layer(d_face: FloatArray, d_junction: FloatArray, spread: float, *, config:
     certainty = float(np.clip(np.minimum(np.abs(ratio - threshold) / config.pile_margin, power), 0.0, 1.0).min())
     if face[extra:].any():
         certainty *= 0.3  # a layer with a gap: not a pile as we know it
-        # ... unless every junction before its last face looks more like a
-        # face than two rims: a layer lies from the edge, and its first
-        # face, by the frame, may look less like one than the rest
+        # ... unless two faces or more lie past the gap and every junction
+        # before the last looks more like a face than two rims: a layer
+        # lies from the edge, and its first face, by the frame, may look
+        # less like one than the rest (one face past a gap may be a bare
+        # junction that looks a little like one)
         last = int(np.flatnonzero(face).max()) + 1
-        if (ratio[:last] < 1.0).all():
+        if face[extra:].sum() >= 2 and (ratio[:last] < 1.0).all():
             extra = last
     return extra, certainty
 
