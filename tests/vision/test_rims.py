@@ -276,9 +276,8 @@ def test_a_bare_line_s_junctions_are_those_of_the_starting_line_of_its_colours_i
     start = start_junctions(grads, geometry, counts)
     assert np.isfinite(start[0, 0]).all() and np.isfinite(start[1, 1]).all()
     assert np.isnan(start[0, 1]).all() and np.isnan(start[1, 0]).all()
-    np.testing.assert_allclose(
-        bare_junctions(start, 1, 9, LIGHT, 0.0), start[0, 0], rtol=1e-5
-    )  # facing bottom 10: same colour
+    # bottom 10, on the other row, is a point of top 5's colour
+    np.testing.assert_allclose(bare_junctions(start, 1, 9, LIGHT, 0.0), start[0, 0], rtol=1e-5)
     assert bare_junctions(start, 0, 5, LIGHT, 0.0) is None  # no light line of five on that colour
     np.testing.assert_allclose(bare_junctions(start, 0, 3, DARK, np.log(2.0)), 2 * start[1, 1] + 1, rtol=1e-5)
     kept = json.loads(json.dumps({"junctions": saved(start)}))
