@@ -513,7 +513,7 @@ def _reference(data: dict[str, Any]) -> dict[str, Any]:
     for key, shape in _RIMS.items():
         if key in reference and not _numbers_shaped(reference[key], shape):
             expected = "x".join("(any)" if n is None else str(n) for n in shape)
-            raise ValueError(f"reference {key!r}: expected {expected} numbers")
+            raise ValueError(f"reference {key!r}: expected {expected} numbers; calibrate again")
     return reference
 
 
