@@ -228,6 +228,10 @@ class ReadConfig:
     #: a piled checker's face, 0.39 at the median), where a layer's faces
     #: may part at one junction more than at its end (9 read as 6).
     pile_bare_least: float = 0.7
+    #: A layer with a gap runs on to its last face where two faces or more
+    #: lie past the gap and every junction before the last is below this
+    #: share (nearer a face than two rims; see :func:`_layer`).
+    pile_gap_face: float = 1.0
     #: ... and the count is sure when every junction's share is at least this
     #: far from that threshold.
     pile_margin: float = 0.14
@@ -782,7 +786,7 @@ def _layer(d_face: FloatArray, d_junction: FloatArray, spread: float, *, config:
         # less like one than the rest (one face past a gap may be a bare
         # junction that looks a little like one)
         last = int(np.flatnonzero(face).max()) + 1
-        if face[extra:].sum() >= 2 and (ratio[:last] < 1.0).all():
+        if face[extra:].sum() >= 2 and (ratio[:last] < config.pile_gap_face).all():
             extra = last
     return extra, certainty
 

@@ -225,7 +225,7 @@ def layer_rims(
     if bare is not None:
         stands = rims >= np.maximum(LAYER_RISE * bare, LAYER_FLOOR)
         stands[1:] &= rims[1:] >= LAYER_NEXT * rims[:-1]
-        return int(np.argmin(stands)) if not stands.all() else count
+        return int(np.argmin(stands)) if not stands[-1] else 0
     past = np.maximum([rims[k:].max() for k in range(1, count)], LAYER_FLOOR)
     return max((k for k in range(1, count) if rims[:k].min() >= LAYER_RISE * past[k - 1]), default=0)
 

@@ -829,7 +829,11 @@ def read_with_corners(
     photo must show every checker of each side the first reading saw, and
     pile none more; it is read so, and no point surely: the photo chose
     between two layouts."""
-    config = config or ReadConfig()
+    # the junctions' looks are learned on this photo, not at a calibration:
+    # a bare one may look much like a face, so a layer's step needs none
+    # past it to look bare, and a gap in a layer stays a gap
+    # (ReadConfig.pile_bare_least, pile_gap_face)
+    config = config or ReadConfig(pile_bare_least=0.0, pile_gap_face=0.0)
     tries = [geometry]
     if geometry.lens is None:  # a lens calibration is of the camera's own pixels
         image, corners = working_frame(image, geometry.corners)
