@@ -620,6 +620,15 @@ def _laid_for_the_waiting_side(
     )
 
 
+def _on_bar(reading: Reading) -> tuple[int, int]:
+    """The light, dark checkers ``reading`` shows on the bar: those it
+    counts, and those past the room its points leave that look nothing like
+    the bare bar (:attr:`Reading.bar_beyond`). The engine knows how many
+    checkers each side has, and a misread point takes the room of one the
+    bar shows (M3: a hit checker goes there)."""
+    return (reading.bar_light + reading.bar_beyond[0], reading.bar_dark + reading.bar_beyond[1])
+
+
 def along_lines(prob: FloatArray, *, clearly_empty: float = JudgeConfig.clearly_empty) -> FloatArray:
     """Slot probabilities (2, 12, S, 3) as lines of checkers allow: a slot
     not clearly empty, nearer the edge than one read as a checker, is as
@@ -709,12 +718,13 @@ def judge_reading(
     # an outcome that leaves it as it was leaves that change unexplained
     before_bar = (before_layout.bar_light, before_layout.bar_dark)
     seen_bar = (seen_reading.bar_light, seen_reading.bar_dark)
+    shown_bar = _on_bar(seen_reading)
     bar_moved = (
         changes is not None
         and changes.bar_changed
         and before_reading is not None
-        and (before_reading.bar_light, before_reading.bar_dark) == before_bar
-        and seen_bar != before_bar
+        and _on_bar(before_reading) == before_bar
+        and shown_bar != before_bar
     )
     tray = seen_reading.off
     pile_confidence = (
@@ -987,7 +997,7 @@ def judge_reading(
         pile_moves = (counts != before_counts) & (np.abs(counts) >= LINE) & (counts == seen_counts) & sure_piles
         pile_moves |= shown
         bar_moves = (layout.bar_light, layout.bar_dark) != before_bar and (
-            bar_sure or (bar_moved and (layout.bar_light, layout.bar_dark) == seen_bar)
+            bar_sure or (bar_moved and (layout.bar_light, layout.bar_dark) == shown_bar)
         )
         tray_moves = (in_tray[1] and layout.off_light != before_layout.off_light) or (
             in_tray[-1] and layout.off_dark != before_layout.off_dark

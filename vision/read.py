@@ -281,6 +281,10 @@ class Reading:
     """Whether the bar seemed to hold more light, dark checkers than the
     points leave room for (B4): its count is then that room, and says
     nothing of how many that side has."""
+    bar_beyond: tuple[int, int] = (0, 0)
+    """Of the light, dark checkers the bar seemed to hold past that room, how
+    many look nothing like the bare bar (:attr:`Bar.beyond`): where a point
+    is misread, the room is wrong, and these are checkers on the bar."""
     rectified: Image | None = field(default=None, repr=False)
     slot_z: FloatArray | None = field(default=None, repr=False)
     """(2, 12, S, 3) distance of each slot from each class's look, in spreads."""
@@ -311,6 +315,7 @@ class Reading:
             uncertain=self.uncertain,
             refusal=self.refusal,
             bar_full=self.bar_full,
+            bar_beyond=self.bar_beyond,
             rectified=None if self.rectified is None else self.rectified[::-1, ::-1].copy(),
             slot_z=None if self.slot_z is None else self.slot_z[::-1, ::-1].copy(),
             pile_confidence=None if self.pile_confidence is None else self.pile_confidence[::-1, ::-1].copy(),
@@ -1206,6 +1211,7 @@ def read_rectified(
         uncertain=uncertain,
         refusal=refusal,
         bar_full=(bar.past[LIGHT] > 0, bar.past[DARK] > 0),
+        bar_beyond=(bar.beyond[LIGHT], bar.beyond[DARK]),
         rectified=rectified,
         slot_z=slot_z,
         pile_confidence=pile_confidence,

@@ -769,6 +769,7 @@ def _onto_bar(reading: Reading, layout: Counts, model: ColourModel, config: Read
         bar_confidence=bar.confidence,
         bar_counted=bar.counted,
         bar_full=(bar.past[LIGHT] > 0, bar.past[DARK] > 0),
+        bar_beyond=(bar.beyond[LIGHT], bar.beyond[DARK]),
     )
     return _doubted(moved, cut, config)
 

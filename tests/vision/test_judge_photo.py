@@ -1232,6 +1232,29 @@ def test_a_blot_the_frame_before_did_not_show_may_have_been_hit_however_little_i
     assert judge_reading(before, dice, as_before, changes=entered, before_reading=unseen).verdict == "refused"
 
 
+def test_a_hit_checker_the_bar_shows_past_the_room_a_misread_point_leaves_still_shows_the_hit() -> None:
+    """Bench seed 3, photo 872: dark hits 6/3*/2, and a corner slot reads a
+    phantom of the hit side unsurely, so the points seem to hold all its
+    checkers and the bar has no room left (B4): the hit checker there is
+    counted as past the room, the bar as bare. The engine knows how many checkers there
+    are: a checker past the room that looks nothing like the bare bar is
+    one on the bar (M3), where the bar changed as a checker entering it
+    would. What passes for a checker only as the bar's shadow does not count."""
+    before, dice, play, reading, changed, (row, col) = _3_2_at_a_blot("8/5*/3")
+    unseen = _reading_of(layout_from_position(before))
+    unseen.slot_prob[row, col, 0] = (0.9, 0.05, 0.05)  # the frame before did not show the blot
+    unseen.counts[row, col] = 0
+    scale = np.full((2, 12, 6, 3, 3), 40.0, np.float32)
+    distance = np.where(changed, 40.0, 1.0).astype(np.float32)
+    distance[row, col, 0] = 2.0  # ... so its slot hardly changed when it was hit
+    changes = Changes(distance=distance, scale=scale, bar_changed=True)
+    no_room = replace(reading, bar_dark=0, bar_confidence=0.0, bar_full=(False, True))
+    judged = judge_reading(before, dice, replace(no_room, bar_beyond=(0, 1)), changes=changes, before_reading=unseen)
+    assert judged.verdict == "legal" and judged.play is not None and judged.play.after == play.after, judged.refusal
+    shadow = judge_reading(before, dice, no_room, changes=changes, before_reading=unseen)
+    assert shadow.verdict == "refused", shadow.play  # not 8/3, which leaves the blot
+
+
 def test_a_checker_entering_from_the_bar_onto_a_pile_shows_on_the_bar() -> None:
     """bar/22 onto a pile of six (the only play: every other point it could
     reach is made) changes no slot, only the pile past its line and the bar.
