@@ -337,11 +337,37 @@ def borrowed(model: ColourModel, features: SlotFeatures, empty: npt.NDArray[np.b
     return replace(model, background=background, background_spread=spread, bare=None)
 
 
-def _fill_background(patches: FloatArray, empty: npt.NDArray[np.bool_]) -> tuple[FloatArray, FloatArray]:
+#: The points beside the frame's side walls, first and last of each row:
+#: the wall shades the side of the point next to it, which the point an
+#: empty look is borrowed from does not show.
+WALLED = (0, 11)
+
+
+def _wall_shade(features: SlotFeatures, row: int, col: int, other: int) -> FloatArray:
+    """(T,) how the lightness across point ``col`` of ``row`` compares with
+    point ``other``'s, patch column by column, as a straight line relative
+    to its median: one pitch past the last slot, where both are bare and
+    no triangle's edge crosses the patch. A side wall's shade runs the
+    length of the point, so the slots the checkers hid show it as that does."""
+    patches = features.patches
+    if features.edges is None:
+        return np.ones(patches.shape[-2], np.float32)
+    xy = 2 * features.slot_xy[row, [col, other], -1] - features.slot_xy[row, [col, other], -2]
+    own, theirs = features.cut(xy, np.full(2, row == 1))[..., 0].mean(axis=1)
+    ratio = own / np.maximum(theirs, 1.0)
+    across = np.arange(len(ratio))
+    inner = slice(1, -1)  # the outermost columns show the next point (DISC)
+    line = np.polyval(np.polyfit(across[inner], ratio[inner], 1), across)
+    return np.asarray(np.clip(line / np.median(line), 0.5, 1.5), np.float32)
+
+
+def _fill_background(features: SlotFeatures, empty: npt.NDArray[np.bool_]) -> tuple[FloatArray, FloatArray]:
     """Background template of every slot from the empty ones (an occupied
     slot takes the nearest empty slot of the same row, point colour and
-    distance from the edge), and the leave-one-out distances of the empty
+    distance from the edge, shaded as a point beside a side wall is:
+    :func:`_wall_shade`), and the leave-one-out distances of the empty
     slots to their nearest such neighbour (how much empty slots vary)."""
+    patches = features.patches
     background = np.array(patches, np.float32)
     slots = patches.shape[2]
     loo: list[float] = []
@@ -356,6 +382,8 @@ def _fill_background(patches: FloatArray, empty: npt.NDArray[np.bool_]) -> tuple
                 other = _neighbour(empty, row, col, k, exclude_self=False)
                 if other is not None:
                     background[row, col, k] = patches[row, other, k]
+                    if col in WALLED:
+                        background[row, col, k, :, :, 0] *= _wall_shade(features, row, col, other)[None, :]
                 else:
                     rows_empty = empty[:, :, k]
                     if rows_empty.any():
@@ -475,7 +503,7 @@ def learn_from_layout(
     light, dark = (pos_t, neg_t) if pos_light else (neg_t, pos_t)
     response = (float(pos_r), float(neg_r)) if pos_light else (float(neg_r), float(pos_r))
     empty = states == EMPTY
-    background, loo = _fill_background(features.patches, empty)
+    background, loo = _fill_background(features, empty)
     empty_s = max(MIN_SPREAD, float(np.percentile(loo, 80)) if len(loo) else MIN_SPREAD)
     # an empty slot keeps its own look (less stray) unless a checker stood next to it
     beside = np.zeros_like(empty)

@@ -545,6 +545,21 @@ def test_a_sixth_white_checker_on_a_white_point_shows_its_rim() -> None:
         assert "bottom 7" in reading.uncertain  # counted, never surely
 
 
+def test_a_bare_corner_point_shaded_by_the_frame_s_side_wall_reads_bare() -> None:
+    """The starting position hides every corner point's first slots, so
+    their empty look is borrowed from a point two along, which no side wall
+    shades (bench seed 7, board 99, gold-white: photos 971 and 973 read a
+    light checker on the bare bottom-left point). Shaded as the corner
+    point shows past its checkers at calibration, the borrowed look fits."""
+    look, start, _ = bench_board(7, 99)
+    calibration = calibrate(start.image, start.corners, lens=Board(**look).lens, tray=start.tray)
+    layout = Layout(top=(0, 0, -2, 0, 1, -5, 0, -3, 0, 0, 0, 0), bottom=(0, 0, 0, 0, -3, 5, 0, 3, 0, 0, 0, 1))
+    for shot in (0, 2, 4):
+        reading = read_board(render(layout, rng=np.random.default_rng(shot), **look).image, calibration)
+        assert reading.refusal is None
+        assert reading.counts[1, 0] == 0, shot
+
+
 def test_a_full_layer_whose_first_face_stands_out_is_not_cut_after_it() -> None:
     """Nine dark checkers on green felt (bench seed 3, board 28: photo 278
     read them as six): the layer's first face, by the frame, looks far more
