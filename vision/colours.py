@@ -339,8 +339,15 @@ def borrowed(model: ColourModel, features: SlotFeatures, empty: npt.NDArray[np.b
 
 #: The points beside the frame's side walls, first and last of each row:
 #: the wall shades the side of the point next to it, which the point an
-#: empty look is borrowed from does not show.
+#: empty look is borrowed from does not show...
 WALLED = (0, 11)
+#: ... where its shade across the point is at least this ratio, side to
+#: side: a lesser one is within what two bare points differ by anyway, and
+#: would only tip slots whose looks stand as near a checker's as a bare
+#: point's (a dark checker on dark felt). Bench boards: the corners read
+#: bare again showed 1.27 to 1.9; one whose last checker, of five, read
+#: bare at calibration, 1.13.
+WALL_SHADE = 1.2
 
 
 def _wall_shade(features: SlotFeatures, row: int, col: int, other: int) -> FloatArray:
@@ -358,6 +365,8 @@ def _wall_shade(features: SlotFeatures, row: int, col: int, other: int) -> Float
     across = np.arange(len(ratio))
     inner = slice(1, -1)  # the outermost columns show the next point (DISC)
     line = np.polyval(np.polyfit(across[inner], ratio[inner], 1), across)
+    if line.max() < WALL_SHADE * line.min():
+        return np.ones(len(line), np.float32)
     return np.asarray(np.clip(line / np.median(line), 0.5, 1.5), np.float32)
 
 
