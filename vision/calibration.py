@@ -28,6 +28,7 @@ from vision.occlusion import borrowed_area, decode, empty_board, encode
 from vision.read import ReadConfig, check_frame, point_name, read_rectified, slot_probabilities
 from vision.refusal import RefusalConfig, reference_of
 from vision.rims import (
+    bar_rims,
     bare_rims,
     checker_rims,
     gradients,
@@ -396,6 +397,7 @@ def calibrate(
     reference["rims"] = saved(bare_rims(strength, occupied))
     reference["checkers"] = saved(checker_rims(strength, states), digits=3)
     reference["junctions"] = saved(start_junctions(grads, geometry, np.array([seen.top, seen.bottom], np.int64)))
+    reference["bar"] = saved(bar_rims(grads, geometry))  # the bar is bare at the start
     calibration = Calibration(
         geometry=geometry,
         colours=model,
@@ -502,8 +504,9 @@ _Thresholds = TypeVar("_Thresholds", ReadConfig, RefusalConfig)
 
 #: The shapes of the rims a calibration's reference keeps (:mod:`vision.rims`), by key, as
 #: named in an error: the bare slots' (:func:`vision.rims.bare_rims`), the starting lines'
-#: junctions' (:func:`vision.rims.start_junctions`), the checkers' (:func:`vision.rims.checker_rims`).
-_RIMS = {"rims": (2, 12, None), "junctions": (2, 2, None), "checkers": (2, 2)}
+#: junctions' (:func:`vision.rims.start_junctions`), the checkers' (:func:`vision.rims.checker_rims`),
+#: the bare bar's (:func:`vision.rims.bar_rims`).
+_RIMS = {"rims": (2, 12, None), "junctions": (2, 2, None), "checkers": (2, 2), "bar": (None,)}
 
 
 def _reference(data: dict[str, Any]) -> dict[str, Any]:

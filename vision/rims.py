@@ -32,6 +32,11 @@ lines of five, one of each colour of checker on each colour of point
 along the line (the frame beside the first; beside the last, the point's
 triangle narrowing, or the field past it) and on the two colours.
 
+On the bar a checker stands anywhere, and beside a light one its
+shadow reads as a dark checker: a dark checker shows its rim there, well
+above the bare bar's at calibration (:func:`bar_rims`), where the shadow
+shows none (used by :func:`vision.read.read_bar`).
+
 The other way round, a line of checkers read where a slot shows far less
 rim than the frame's other lines of that colour (:func:`rimless`) is no
 sure reading: a hand or a sleeve of the checkers' colour, read as
@@ -48,7 +53,7 @@ import numpy.typing as npt
 
 from vision.colours import DARK, EMPTY, LIGHT, LINE, point_kind
 from vision.features import PATCH, PILE_SHIFTS, circles, junction_centres, to_lab
-from vision.geometry import BoardGeometry, Image, slot_centres
+from vision.geometry import BoardGeometry, Image, bar_slot_centres, slot_centres
 
 FloatArray = npt.NDArray[np.float32]
 
@@ -128,6 +133,20 @@ def rim_strength(grads: tuple[FloatArray, FloatArray], geometry: BoardGeometry) 
     point of a board, from its :func:`gradients`."""
     centres = slot_centres(geometry)[:, :, :LINE]
     return rims_at(grads, centres, 0.5 * geometry.pitch_px)
+
+
+def bar_rims(grads: tuple[FloatArray, FloatArray], geometry: BoardGeometry) -> FloatArray:
+    """(B,) the rim strength round each probe along the bar
+    (:func:`vision.geometry.bar_slot_centres`), from the board's :func:`gradients`."""
+    return rims_at(grads, bar_slot_centres(geometry), 0.5 * geometry.pitch_px)
+
+
+def bar_light(rise: FloatArray, bare: npt.NDArray[np.bool_]) -> float | None:
+    """How the frame's light raises the bar's rims: the median of ``rise``
+    (B,), each probe's rim against the bare bar's at calibration, over the
+    probes read as the bare bar (``bare`` (B,)); None where fewer than
+    :data:`MIN_REFERENCE` are."""
+    return float(np.median(rise[bare])) if bare.sum() >= MIN_REFERENCE else None
 
 
 def circled_slots(rectified: Image, geometry: BoardGeometry) -> npt.NDArray[np.bool_]:
@@ -304,15 +323,15 @@ def bare_rims(strength: FloatArray, covered: npt.NDArray[np.bool_]) -> FloatArra
 
 
 def saved(rims: FloatArray, *, digits: int = 1) -> list[Any]:
-    """:func:`bare_rims`, :func:`start_junctions` or :func:`checker_rims`
-    as a calibration keeps them, to ``digits`` places (-1 where unknown)."""
+    """:func:`bare_rims`, :func:`start_junctions`, :func:`checker_rims` or
+    :func:`bar_rims` as a calibration keeps them, to ``digits`` places (-1 where unknown)."""
     return list(np.round(np.nan_to_num(rims, nan=-1.0), digits).tolist())
 
 
 def loaded(reference: dict[str, Any] | None, key: str = "rims") -> FloatArray | None:
     """The bare rims a calibration's ``reference`` keeps under ``key``
     (``"rims"``: :func:`bare_rims`; ``"junctions"``: :func:`start_junctions`;
-    ``"checkers"``: :func:`checker_rims`)
+    ``"checkers"``: :func:`checker_rims`; ``"bar"``: :func:`bar_rims`)
     (NaN where unknown), or None for a calibration from before they were kept."""
     if not reference or key not in reference:
         return None

@@ -252,7 +252,13 @@ def test_calibration_load_names_bad_files(tmp_path: Path, content: str, words: s
 
 @pytest.mark.parametrize(
     ("key", "value"),
-    [("junctions", [[1.0, 2.0]]), ("rims", "many"), ("junctions", None), ("checkers", [[[4.5, 0.2]] * 2])],
+    [
+        ("junctions", [[1.0, 2.0]]),
+        ("rims", "many"),
+        ("junctions", None),
+        ("checkers", [[[4.5, 0.2]] * 2]),
+        ("bar", [[3.0]]),
+    ],
 )
 def test_a_calibration_whose_rims_are_broken_is_named(tmp_path: Path, key: str, value: object) -> None:
     data = json.loads(json.dumps(calibrated(plain_board("wood")).to_json()))  # (not the cached calibration's own)

@@ -16,6 +16,7 @@ from vision.colours import DARK, EMPTY, LIGHT
 from vision.geometry import make_geometry, rectify, slot_centres
 from vision.read import geometry_from_corners
 from vision.rims import (
+    bar_light,
     bare_junctions,
     bare_rims,
     checker_rims,
@@ -189,6 +190,13 @@ def test_a_calibration_keeps_the_bare_rims_and_one_from_before_them_has_none() -
     kept = json.loads(json.dumps({"rims": saved(bare)}))
     np.testing.assert_allclose(loaded(kept), [[[20.0, np.nan, 31.2]]], rtol=1e-3)
     assert loaded({"sharpness": 0.4}) is None and loaded(None) is None
+
+
+def test_the_bar_s_rims_in_this_light_are_those_of_the_probes_read_as_the_bare_bar() -> None:
+    rise = np.array([1.5, 1.4, 9.0, 1.6, 1.5, 1.7], np.float32)  # a checker's rim at the third probe
+    bare = np.array([True, True, False, True, True, True])
+    assert bar_light(rise, bare) == pytest.approx(1.5)
+    assert bar_light(rise, bare & (np.arange(6) < 3)) is None  # too few to tell
 
 
 def _checker(board: np.ndarray, centre: np.ndarray, radius: int) -> None:
