@@ -164,8 +164,9 @@ def test_a_photo_of_the_empty_board_shows_the_corner_points_as_they_are(tmp_path
     # a camera over a table in room light; at the corners the frame's shadow
     # falls on the points, which the starting position covers: their empty
     # look borrowed from other points has none, and one checker on the
-    # 24-point (top right) showed as two. Shaded as each corner point shows
-    # past its checkers (vision.colours, WALLED), the borrowed look fits too
+    # 24-point (top right) may show as two, never surely (a shade as slight
+    # as this board's, side to side, leaves the borrowed look as it is:
+    # vision.colours, WALL_SHADE)
     board = random_board(4, "felt-green")
     start = board.shoot(START, 1000)
     alone = calibrated(board)
@@ -176,10 +177,11 @@ def test_a_photo_of_the_empty_board_shows_the_corner_points_as_they_are(tmp_path
     assert (np.asarray(alone.reference["rims"]) < 0).any() and (np.asarray(with_empty.reference["rims"]) >= 0).all()
     layout = Layout(top=(5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 1), bottom=(-5, 0, 0, 0, 4, 0, 5, 0, 0, 0, 0, -2))
     photo = board.shoot(layout, 2001).image
-    for calibration in (alone, with_empty):
-        for hold in (False, True):
-            reading = read_board(photo, calibration, hold=hold)
-            assert reading.refusal is None and reading.layout() == layout
+    guessed = read_board(photo, alone)
+    assert guessed.layout() == layout or "top 12" in guessed.uncertain
+    for hold in (False, True):
+        reading = read_board(photo, with_empty, hold=hold)
+        assert reading.refusal is None and reading.layout() == layout
     path = tmp_path / "board.json"
     with_empty.save(path)
     assert Calibration.load(path).empty_seen
