@@ -1203,6 +1203,21 @@ def test_with_the_photo_alone_a_move_onto_a_pile_counted_otherwise_is_not_shown(
         assert judged.play is None or judged.play.after == play.after
 
 
+def _hit_unseen() -> tuple[Position, Dice, LegalPlay, Reading, Reading, Changes]:
+    """8/5*/3 (:func:`_3_2_at_a_blot`) where the frame before did not show
+    the blot, and its slot hardly changed when it was hit: the position
+    before, the dice, the play, a sure reading after it, the reading before
+    and the slots' changes (the bar's unchanged)."""
+    before, dice, play, reading, changed, (row, col) = _3_2_at_a_blot("8/5*/3")
+    unseen = _reading_of(layout_from_position(before))
+    unseen.slot_prob[row, col, 0] = (0.9, 0.05, 0.05)
+    unseen.counts[row, col] = 0
+    scale = np.full((2, 12, 6, 3, 3), 40.0, np.float32)
+    distance = np.where(changed, 40.0, 1.0).astype(np.float32)
+    distance[row, col, 0] = 2.0
+    return before, dice, play, reading, unseen, Changes(distance=distance, scale=scale)
+
+
 def test_a_blot_the_frame_before_did_not_show_may_have_been_hit_however_little_its_slot_changed() -> None:
     """A white checker on a white point may not show at all: a slot that
     hardly changed proves a checker still stands only where the frame before
@@ -1212,14 +1227,7 @@ def test_a_blot_the_frame_before_did_not_show_may_have_been_hit_however_little_i
     grain, a lamp's glare) but with a checker more than the frame before
     read there, where it changed as a checker entering it would; not where
     it is read as before."""
-    before, dice, play, reading, changed, (row, col) = _3_2_at_a_blot("8/5*/3")
-    unseen = _reading_of(layout_from_position(before))
-    unseen.slot_prob[row, col, 0] = (0.9, 0.05, 0.05)  # the frame before did not show the blot
-    unseen.counts[row, col] = 0
-    scale = np.full((2, 12, 6, 3, 3), 40.0, np.float32)
-    distance = np.where(changed, 40.0, 1.0).astype(np.float32)
-    distance[row, col, 0] = 2.0  # ... so its slot hardly changed when it was hit
-    changes = Changes(distance=distance, scale=scale)
+    before, dice, play, reading, unseen, changes = _hit_unseen()
     unsure_bar = replace(reading, bar_confidence=0.5)
     verdict = judge_reading(before, dice, unsure_bar, changes=changes, before_reading=unseen)
     assert verdict.verdict == "refused", verdict.play  # not 8/3, which leaves the blot
@@ -1236,18 +1244,13 @@ def test_a_hit_checker_the_bar_shows_past_the_room_a_misread_point_leaves_still_
     """Bench seed 3, photo 872: dark hits 6/3*/2, and a corner slot reads a
     phantom of the hit side unsurely, so the points seem to hold all its
     checkers and the bar has no room left (B4): the hit checker there is
-    counted as past the room, the bar as bare. The engine knows how many checkers there
-    are: a checker past the room that looks nothing like the bare bar is
-    one on the bar (M3), where the bar changed as a checker entering it
-    would. What passes for a checker only as the bar's shadow does not count."""
-    before, dice, play, reading, changed, (row, col) = _3_2_at_a_blot("8/5*/3")
-    unseen = _reading_of(layout_from_position(before))
-    unseen.slot_prob[row, col, 0] = (0.9, 0.05, 0.05)  # the frame before did not show the blot
-    unseen.counts[row, col] = 0
-    scale = np.full((2, 12, 6, 3, 3), 40.0, np.float32)
-    distance = np.where(changed, 40.0, 1.0).astype(np.float32)
-    distance[row, col, 0] = 2.0  # ... so its slot hardly changed when it was hit
-    changes = Changes(distance=distance, scale=scale, bar_changed=True)
+    counted as past the room, the bar as bare. The engine knows how many
+    checkers there are: a checker past the room that looks nothing like the
+    bare bar is one on the bar (M3), where the bar changed as a checker
+    entering it would. What passes for a checker only as the bar's shadow
+    does not count."""
+    before, dice, play, reading, unseen, unchanged_bar = _hit_unseen()
+    changes = replace(unchanged_bar, bar_changed=True)
     no_room = replace(reading, bar_dark=0, bar_confidence=0.0, bar_full=(False, True))
     judged = judge_reading(before, dice, replace(no_room, bar_beyond=(0, 1)), changes=changes, before_reading=unseen)
     assert judged.verdict == "legal" and judged.play is not None and judged.play.after == play.after, judged.refusal
