@@ -131,7 +131,9 @@ class ReadConfig:
     #: calibration, in the frame's light; :func:`vision.rims.bar_rims`): the
     #: light checker's shadow, read as a dark checker, shows none. Rendered
     #: bars (seed 5 boards 0-59, seven layouts): of 70 such shadows, 51 were
-    #: below 1.3 times; of 96 dark checkers beside light ones, 1.
+    #: below 1.3 times; of 96 dark checkers beside light ones, 1. (Only
+    #: what lies within ``shadow_spreads`` of the bare bar's look may be a
+    #: shadow: the 70 lay within 6.9.)
     bar_rim_rise: float = 1.3
     #: This many unexplained slots side by side (or joined by slots that fit
     #: loosely, see ``loose_fit_spreads``) make the frame occluded.
@@ -948,10 +950,12 @@ def read_bar(
             and rise is not None
             and shift is not None
             and (centres[max(i - touch, 0) : i + touch + 1] == LIGHT).any()
+            and z[i, EMPTY] <= config.shadow_spreads
             and rise[i] < config.bar_rim_rise * shift
         ):
-            # a light checker's shadow: read as the bare bar, and the bar
-            # as unsurely as it looked like a dark checker
+            # a light checker's shadow (near the bare bar's look; a hand or a
+            # sleeve there is not, and is judged as it was): read as the bare
+            # bar, and the bar as unsurely as it looked like a dark checker
             sure = min(sure, 1.0 - float(prob[i, DARK]))
             counted = min(counted, 1.0 - float(prob[i, DARK]))
             continue

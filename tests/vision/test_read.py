@@ -1554,8 +1554,10 @@ def test_beside_a_light_checker_on_the_bar_a_dark_one_shows_its_rim_and_its_shad
     tray leave dark room (three borne off, no tray: rendered bars read one
     dark checker too many in 142 of 413). A dark checker shows its rim,
     well above the bare bar's; the shadow, none: it is no checker, and the
-    bar is not read surely. Away from a light checker, or without the bare
-    bar's rims (a calibration from before them), the look decides."""
+    bar is not read surely. Away from a light checker, far from the bare
+    bar's look (no shadow: a hand or a sleeve lying there, which the
+    occlusion checks judge as before), or without the bare bar's rims (a
+    calibration from before them), the look decides."""
     looks = {10: (40.0, 0.0), 14: (-38.0, 0.0)}
     room = {LIGHT: 1, DARK: 3}
     dark = _bar(looks, room, rims={10: 20.0, 14: 6.0})
@@ -1565,6 +1567,9 @@ def test_beside_a_light_checker_on_the_bar_a_dark_one_shows_its_rim_and_its_shad
     assert (_bar(looks, room).light, _bar(looks, room).dark) == (1, 1)
     apart = _bar({10: (40.0, 0.0), 30: (-38.0, 0.0)}, room, rims={10: 20.0, 30: 1.1})
     assert (apart.light, apart.dark) == (1, 1)
+    # nothing like the bare bar is no shadow (a sleeve lying there): it is judged as before
+    sleeve = _bar({10: (48.0, 0.0), 14: (-42.0, 0.0)}, room, rims={10: 20.0, 14: 1.1})
+    assert (sleeve.light, sleeve.dark) == (1, 1)
 
 
 def test_two_light_checkers_shadows_on_a_wooden_bar_are_no_dark_checkers() -> None:
