@@ -380,6 +380,7 @@ def _fill_background(features: SlotFeatures, empty: npt.NDArray[np.bool_]) -> tu
     background = np.array(patches, np.float32)
     slots = patches.shape[2]
     loo: list[float] = []
+    shades: dict[tuple[int, int, int], FloatArray] = {}  # a walled point's, by the point it borrows from
     for row in range(2):
         for col in range(12):
             for k in range(slots):
@@ -392,7 +393,9 @@ def _fill_background(features: SlotFeatures, empty: npt.NDArray[np.bool_]) -> tu
                 if other is not None:
                     background[row, col, k] = patches[row, other, k]
                     if col in WALLED:
-                        background[row, col, k, :, :, 0] *= _wall_shade(features, row, col, other)[None, :]
+                        if (row, col, other) not in shades:
+                            shades[row, col, other] = _wall_shade(features, row, col, other)
+                        background[row, col, k, :, :, 0] *= shades[row, col, other][None, :]
                 else:
                     rows_empty = empty[:, :, k]
                     if rows_empty.any():
