@@ -364,17 +364,14 @@ def slots_touching(mask: BoolArray, features: SlotFeatures) -> BoolArray:
     return np.asarray(grown[y, x] > 0, np.bool_)
 
 
-def largest_blob(mask: BoolArray, joined: BoolArray | None = None) -> tuple[int, BoolArray]:
-    """Area (px) of the largest connected region of ``mask`` and that region;
-    parts of ``mask`` that ``joined`` (h', w') connects are one region (its
-    own px add no area)."""
+def blobs(mask: BoolArray, joined: BoolArray | None = None) -> list[tuple[int, BoolArray]]:
+    """The connected regions of ``mask``, largest first, each with its area
+    (px); parts of ``mask`` that ``joined`` (h', w') connects are one region
+    (its own px add no area)."""
     connected = mask if joined is None else mask | joined
     count, labels = cv2.connectedComponents(connected.astype(np.uint8), connectivity=8)
     areas = np.bincount(labels[mask], minlength=count)
-    biggest = int(np.argmax(areas))
-    if areas[biggest] == 0:
-        return 0, np.zeros(mask.shape, np.bool_)
-    return int(areas[biggest]), mask & (labels == biggest)
+    return [(int(areas[label]), mask & (labels == label)) for label in np.argsort(-areas) if areas[label] > 0]
 
 
 def covered_points(region: BoolArray, features: SlotFeatures) -> list[tuple[int, int]]:

@@ -50,13 +50,13 @@ from vision.occlusion import (
     bar_middle,
     bar_rooms,
     between_bar_checkers,
+    blobs,
     borrowed_area,
     care_mask,
     changed,
     checker_rooms,
     covered_points,
     departure,
-    largest_blob,
     line_area,
     only_light,
     paste_checkers,
@@ -872,8 +872,8 @@ def _layer_threshold(ratio: FloatArray, *, config: ReadConfig) -> float:
 class Bar:
     """What :func:`read_bar` found: light and dark checkers counted, how
     sure, the colour of the checker centred on each probe (B,) (LIGHT, DARK
-    or 0; also those past the room the points leave, but for what fits
-    neither the empty bar nor a checker closely), and of those past
+    or 0; also those past the room the points leave, ``past_at`` (B,), but
+    for what fits neither the empty bar nor a checker closely), and of those past
     the room, how many of each colour look like checkers (``past``) and
     how many look nothing like the empty bar (``beyond``; beside a checker
     on the bar, its shadow and side, read as dark checkers, do not); and
@@ -888,6 +888,7 @@ class Bar:
     past: dict[int, int]
     beyond: dict[int, int]
     counted: float = 0.0
+    past_at: npt.NDArray[np.bool_] | None = None
 
 
 def read_bar(
@@ -926,6 +927,7 @@ def read_bar(
     touch = BAR_PROBES_PER_PITCH + 1  # ... and of one touching it
     free = np.ones(len(bar), np.bool_)
     centres = np.zeros(len(bar), np.int8)
+    past_at = np.zeros(len(bar), np.bool_)
     totals = {LIGHT: 0, DARK: 0}
     past = {LIGHT: 0, DARK: 0}
     beyond = {LIGHT: 0, DARK: 0}
@@ -964,9 +966,11 @@ def read_bar(
             # more than there are checkers (B4): a point or the bar is
             # misread (the bar's own shadows pass for dark checkers), or
             # what lies here is no checker: _check_too_many counts those
-            # unlike the empty bar, _check_covered judges them pixel by pixel
+            # unlike the empty bar, _check_covered judges them pixel by
+            # pixel, as strictly as the board
             sure = counted = 0.0
             past[colour] += 1
+            past_at[i] = True
             # beside a checker found on the bar lie its shadow and side,
             # darker than the bare bar and fitting neither it nor a checker
             # closely: there only a dark checker that fits its look closely
@@ -980,6 +984,7 @@ def read_bar(
             # judged as the bare bar (a hand lying there is no checker)
             if unlike and z[i, colour] > config.loose_fit_spreads:
                 centres[i] = 0
+                past_at[i] = False
             continue
         totals[colour] += 1
         sure = min(sure, float(prob[i, colour]))
@@ -993,7 +998,7 @@ def read_bar(
             beside[max(centre - touch, 0) : centre + touch + 1] = True
         no_checker = np.where(beside, 1.0 - prob[:, LIGHT] - prob[:, DARK], prob[:, EMPTY])
         counted = min(counted, float(no_checker[free].min()))
-    return Bar(totals[LIGHT], totals[DARK], sure, centres, past, beyond, counted)
+    return Bar(totals[LIGHT], totals[DARK], sure, centres, past, beyond, counted, past_at)
 
 
 #: How far along its point a checker left apart from its line may stand
@@ -1224,7 +1229,7 @@ def read_rectified(
         colours = np.where(prob[..., LIGHT] >= prob[..., DARK], LIGHT, DARK).astype(np.int8)
         piles = (np.abs(counts) > LINE) & piled
         refusal, unsure = _check_covered(
-            features, model, checkers, colours, counts, piles, bar.centres, empty, patched, new, refusal_config
+            features, model, checkers, colours, counts, piles, bar, empty, patched, new, refusal_config
         )
         loose |= unsure
     confidence = np.where(loose, np.minimum(confidence, config.loose_confidence), confidence).astype(np.float32)
@@ -1455,7 +1460,7 @@ def _check_covered(
     colours: npt.NDArray[np.int8],
     counts: npt.NDArray[np.int64],
     piles: npt.NDArray[np.bool_],
-    bar_checkers: npt.NDArray[np.int8],
+    bar: Bar,
     empty: FloatArray,
     patched: BoolArray | None,
     new: BoolArray | None,
@@ -1466,7 +1471,7 @@ def _check_covered(
     or faintly over a hand's area (a hand the colour of the board; not the
     band along a shadow's sharp edge, which keeps the board's colour and
     its edges: :func:`vision.occlusion.only_light`), and the points (2, 12)
-    it leaves unsure: where all that departs fits in
+    it leaves unsure: where a thing that departs fits in
     one checker's room, it is a checker misread (in glare, leaning on the
     next point), not a hand, and only the points it touches are unsure
     (pieces beside the checkers pasted that the room of a checker read on
@@ -1474,7 +1479,10 @@ def _check_covered(
     one after another on the bar: a hand read as checkers here and there
     is cut up by the checkers pasted there); so are those that what
     departs over less than part of a checker touches (fingertips over a
-    checker may hide it).
+    checker may hide it). The checkers found on the ``bar`` past the room
+    the points leave (B4) are pasted, but judged as strictly as the board:
+    the position has no such checkers, and a hand read as checkers along
+    the bar fits their look only loosely.
     The lines of the ``piles`` (2, 12) surely piled are not judged, nor a
     little past their sides: their upper layer lies over the line as no
     pasted checker does. Where ``new`` (h', w') marks what changed since
@@ -1486,6 +1494,7 @@ def _check_covered(
     if empty.shape != features.thumbnail.shape:
         return None, unsure
     rooms = checker_rooms(features, checkers, counts)
+    bar_checkers = bar.centres
     care = care_mask(features, rooms | bar_rooms(features, bar_checkers != 0))
     # where checkers were read, the frame must look like checkers (a hand
     # read as a line of checkers, or as checkers on the bar, does not), with
@@ -1502,6 +1511,8 @@ def _check_covered(
     beside_bar_checkers = around_bar_checkers & ~discs
     care |= beside_bar_checkers
     guessed = guessed | beside_bar_checkers
+    if bar.past_at is not None:
+        guessed &= ~bar_rooms(features, bar.past_at)
     residual, faint_residual = (
         np.where(guessed, config.occlusion_checker_residual, level).astype(np.float32)
         for level in (config.occlusion_residual, config.occlusion_faint_residual)
@@ -1514,43 +1525,45 @@ def _check_covered(
     # a hand the colour of the board departs from it faintly, but over a
     # hand's area, and not as light does
     faint = unexplained(distance, judged, residual=faint_residual)
-    faint_area, faint_region = largest_blob(faint)
-    if faint_area >= config.occlusion_faint_area * float(PATCH * PATCH) and not only_light(
-        features.thumbnail, expected, faint_region
-    ):
-        strange |= faint_region
+    for faint_area, faint_region in blobs(faint)[:1]:  # the largest
+        if faint_area >= config.occlusion_faint_area * float(PATCH * PATCH) and not only_light(
+            features.thumbnail, expected, faint_region
+        ):
+            strange |= faint_region
     # what departs between checker after checker read on the bar is one
     # thing (a hand lying along it, read so), however the discs cut it
     along_the_bar = around_bar_checkers & between_bar_checkers(features, bar_checkers != 0)
 
-    def one_thing(mask: BoolArray) -> tuple[int, BoolArray]:
+    def things(mask: BoolArray) -> list[tuple[int, BoolArray]]:
         # ... and so is what departs beside the checkers pasted, in pieces
         # that the room of a checker read on a point joins: a hand read as
         # checkers here and there is cut up by those pasted there (a
         # checker that departs from its look in odd light and the next one,
-        # or two misread on the bar beside one read there, are two)
-        alone = largest_blob(mask, along_the_bar)
-        beside = largest_blob(mask & ~discs, along_the_bar | rooms)
-        return alone if alone[0] >= beside[0] else beside
+        # or two misread on the bar beside one read there, are two); the
+        # things seen either way
+        return blobs(mask, along_the_bar) + blobs(mask & ~discs, along_the_bar | rooms)
 
-    area, region = one_thing(strange)
+    def compact(region: BoolArray) -> bool:
+        ys, xs = np.nonzero(region)
+        return bool(max(np.ptp(xs), np.ptp(ys)) + 1 <= config.occlusion_compact * PATCH)
+
     least = config.occlusion_area * float(PATCH * PATCH)
-    if area < least:
+    found = things(strange)
+    if new is not None and any(area >= least for area, _ in found):
+        for r, c in covered_points(strange, features):
+            unsure[r, c] = True
+        strange &= new
+        found = things(strange)
+    # thing by thing: one that fits in a checker's room is a checker
+    # misread, and another beside it may still be a hand
+    hands = [region for area, region in found if area >= least and not compact(region)]
+    if not hands:
         for r, c in covered_points(strange, features):
             unsure[r, c] = True
         return None, unsure
-    if new is not None:
-        for r, c in covered_points(region, features):
-            unsure[r, c] = True
-        area, region = one_thing(strange & new)
-        if area < least:
-            return None, unsure
-    covered = covered_points(region, features)
-    ys, xs = np.nonzero(region)
-    if max(np.ptp(xs), np.ptp(ys)) + 1 <= config.occlusion_compact * PATCH:
-        for r, c in covered:
-            unsure[r, c] = True
-        return None, unsure
+    hand = np.logical_or.reduce(hands)
+    covered = covered_points(hand, features)
+    ys, xs = np.nonzero(hand)
     points = tuple(point_name(r, c) for r, c in covered)
     left, right = features.bar_edges
     places = [*points, *(["the bar"] if ((xs >= left) & (xs <= right)).any() else [])]

@@ -15,11 +15,11 @@ from vision.occlusion import (
     NUDGE,
     bar_middle,
     between_bar_checkers,
+    blobs,
     borrowed_area,
     care_mask,
     checker_rooms,
     empty_board,
-    largest_blob,
     line_area,
     only_light,
     paste_checkers,
@@ -142,7 +142,7 @@ def test_only_light_keeps_the_boards_colour_and_its_edges() -> None:
     assert same_surface(_lab(wood[None, None] * 0.75)[0], _lab(wood[None, None])[0])[0]
 
 
-def test_the_largest_blob_counts_the_pieces_a_joining_mask_connects_as_one() -> None:
+def test_blobs_come_largest_first_and_count_the_pieces_a_joining_mask_connects_as_one() -> None:
     """What departs between checker after checker read on the bar comes in
     pieces the pasted discs cut apart; joined, they are one region, whose
     area is theirs alone."""
@@ -150,14 +150,14 @@ def test_the_largest_blob_counts_the_pieces_a_joining_mask_connects_as_one() -> 
     mask[2:6, 2:6] = True  # 16 px
     mask[12:15, 2:6] = True  # 12 px
     mask[22:27, 2:7] = True  # 25 px
-    area, region = largest_blob(mask)
-    assert area == 25 and region.sum() == 25 and region[24, 4]
+    found = blobs(mask)
+    assert [area for area, _ in found] == [25, 16, 12]
+    assert [int(region.sum()) for _, region in found] == [25, 16, 12] and found[0][1][24, 4]
     joined = np.zeros_like(mask)
     joined[:, 4] = True
-    area, region = largest_blob(mask, joined)
+    [(area, region)] = blobs(mask, joined)
     assert area == 53 and (region == mask).all()
-    area, region = largest_blob(np.zeros_like(mask), joined)
-    assert area == 0 and not region.any()
+    assert blobs(np.zeros_like(mask), joined) == []
 
 
 def test_only_the_bar_between_two_checkers_read_there_joins_what_departs() -> None:

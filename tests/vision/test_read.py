@@ -20,7 +20,7 @@ from tests.vision.vision_boards import (
     light_layout,
     plain_board,
     random_board,
-    reach_bench_edge_photo,
+    reach_bench_photo,
     without_junction_check,
 )
 from vision.calibration import Calibration, calibrate
@@ -1287,13 +1287,59 @@ def test_a_brown_hand_at_the_edge_read_as_dark_checkers_is_not_read_surely() -> 
     layout = Layout(
         top=(0, 1, 0, 0, 1, 0, 0, -2, -1, 1, -6, -3), bottom=(-1, 0, 0, 0, 0, 0, 4, 0, -1, 4, 0, 4), bar_dark=1
     )
-    calibration, image = reach_bench_edge_photo(7, 58, 4, layout)
+    calibration, image = reach_bench_photo(7, 58, 4, layout)
     reading = read_board(image, calibration)
     if reading.refusal is not None:
         assert reading.refusal.reason == "hand_over_board"
         return
     assert "bottom 8" in reading.uncertain
     assert _surely_wrong(reading, layout, calibration) == []
+
+
+@pytest.mark.parametrize(
+    ("board", "photo", "layout"),
+    [
+        (
+            72,
+            1,
+            Layout(
+                top=(1, 0, -1, 0, 0, 0, -2, -1, -2, 2, -5, -1),
+                bottom=(0, 0, 3, 0, 0, 1, 4, -1, 1, 1, -1, 2),
+                bar_dark=1,
+            ),
+        ),
+        (
+            11,
+            0,
+            Layout(top=(2, 0, -2, 0, 0, -2, -3, 2, 3, 3, -3, 1), bottom=(-3, 0, 0, 1, 0, 1, 0, -1, 0, 0, 2, -1)),
+        ),
+        (
+            53,
+            0,
+            Layout(
+                top=(1, -1, 0, 1, 0, 0, -1, 1, -2, -2, 1, -2),
+                bottom=(-4, 0, 0, 0, 1, 2, 4, 2, 1, -1, 1, -1),
+                bar_dark=1,
+            ),
+        ),
+    ],
+)
+def test_a_hand_along_the_bar_read_as_checkers_the_points_leave_no_room_for_is_refused(
+    board: int, photo: int, layout: Layout
+) -> None:
+    """A hand over the middle of a wooden bar under a red sleeve
+    (``bench/reach.py`` seed 7, board 72, photo 1), and an arm's hand over
+    a marble board's bar (board 11, photo 0), are read as light checkers
+    one beside the other on the bar, where the points leave no light
+    checker (B4); a hand over a red-blue board's bar (board 53, photo 0),
+    as dark checkers where the points, one misread under the hand, leave
+    no dark one. Judged as tolerantly as the checkers read, they passed
+    as those; the position has no such checkers, and judged as strictly as
+    the board they are something over it."""
+    calibration, image = reach_bench_photo(7, board, photo, layout, on_the_bar=True)
+    reading = read_board(image, calibration)
+    assert reading.refusal is not None and reading.refusal.reason == "hand_over_board"
+    assert "the bar" in reading.refusal.message
 
 
 def test_fingertips_smaller_than_a_checker_leave_the_points_they_touch_unsure() -> None:
@@ -1305,7 +1351,7 @@ def test_fingertips_smaller_than_a_checker_leave_the_points_they_touch_unsure() 
     layout = Layout(
         top=(0, 0, 0, 2, 0, -1, 0, 1, 0, -2, -5, -2), bottom=(-1, 0, -1, 0, 2, 0, 3, -3, 1, 2, 3, 1), bar_dark=0
     )
-    calibration, image = reach_bench_edge_photo(7, 12, 4, layout)
+    calibration, image = reach_bench_photo(7, 12, 4, layout)
     reading = read_board(image, calibration)
     assert reading.refusal is None and "top 6" in reading.uncertain
     assert _surely_wrong(reading, layout, calibration) == []

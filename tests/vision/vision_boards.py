@@ -143,22 +143,31 @@ def uncalibrated_bench_pitch(seed: int, photo: int, height_px: float) -> float:
     return style.checker_pitch(height_px)
 
 
-def reach_bench_edge_photo(seed: int, board: int, photo: int, layout: Layout) -> tuple[Calibration, np.ndarray]:
+def reach_bench_photo(
+    seed: int, board: int, photo: int, layout: Layout, *, on_the_bar: bool = False
+) -> tuple[Calibration, np.ndarray]:
     """Photo ``photo`` of board ``board`` of ``bench/reach.py``'s set
-    ``seed``: something reaching to the board's edge, drawn as the bench
-    draws it over ``layout`` (the position the bench played to there), and
-    the board's calibration as the bench makes it (with its empty photo,
-    read back from its file)."""
+    ``seed``: something reaching to the board's edge, or ``on_the_bar``
+    (drawn after the edge's photo), drawn as the bench draws it over
+    ``layout`` (the position the bench played to there), and the board's
+    calibration as the bench makes it (with its empty photo, read back
+    from its file)."""
     look, start, empty = bench_board(seed, board)
     made = calibrate(start.image, start.corners, lens=Board(**look).lens, empty=empty, tray=start.tray)
     calibration = Calibration.from_json(json.loads(json.dumps(made.to_json())))
     rng = np.random.default_rng([seed, board, photo])
     # the bench's draws: how far in from the edge, where along it and which
-    # edge; where on the bar (its other photo); what reaches in
+    # edge; where on the bar; what reaches in
     depth, along, near = rng.uniform(0.02, 0.1), rng.uniform(0.02, 0.98), rng.random() < 0.5
-    rng.uniform(0.05, 0.95)
+    along_the_bar = float(rng.uniform(0.05, 0.95))
     kind = ("hand", "arm", "cup")[int(rng.integers(3))]
     reach = (float(along), float(depth if near else 1.0 - depth))
+    image = render(layout, rng=rng, occlusion=kind, reach=reach, **look).image  # type: ignore[arg-type]
+    if not on_the_bar:
+        return calibration, image
+    geometry = calibration.geometry
+    kind = ("hand", "arm", "cup")[int(rng.integers(3))]
+    reach = ((geometry.bar[0] + geometry.bar[1]) / 2 / geometry.size[0], along_the_bar)
     return calibration, render(layout, rng=rng, occlusion=kind, reach=reach, **look).image  # type: ignore[arg-type]
 
 
