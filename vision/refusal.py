@@ -62,8 +62,10 @@ class RefusalConfig:
     #: Colour just outside the outline changed by more than this (Lab): moved.
     max_outline_shift: float = 30.0
     #: This many neighbouring samples just outside the outline changed by more
-    #: than ``frame_crossing`` (Lab): something reaches over the frame.
-    frame_crossing: float = 30.0
+    #: than ``frame_crossing`` (Lab), as they are and in the board's new
+    #: light: something reaches over the frame (a dark sleeve over a dark
+    #: frame changes it by 20 to 30).
+    frame_crossing: float = 20.0
     frame_crossing_samples: float = 3
     #: ... but a side where at least this share of the samples changed was
     #: relit (or something lay along it at calibration): no hand is that long.
@@ -400,10 +402,14 @@ def check_board_moved(
     # beside it (a lamp over the board): the colour outside is the same when
     # it matches either way
     gain = float(np.median(ref_inside[middle, 0])) / max(float(np.median(inside[middle, 0])), 1.0)
-    relit = outside.copy()
-    relit[:, 0] *= gain
+
+    def relit(seen: FloatArray) -> FloatArray:
+        scaled = seen.copy()
+        scaled[:, 0] *= gain
+        return scaled
+
     shift = min(
-        float(np.median(np.linalg.norm(relit - ref_outside, axis=1))),
+        float(np.median(np.linalg.norm(relit(outside) - ref_outside, axis=1))),
         float(np.median(np.linalg.norm(outside - ref_outside, axis=1))),
     )
     if ratio < config.min_outline_ratio or shift > config.max_outline_shift:
@@ -412,14 +418,18 @@ def check_board_moved(
             f"the board has moved since calibration (outline contrast {ratio:.0%} of calibration, "
             f"colour outside it changed by {shift:.0f}); calibrate again or put it back",
         )
+
     # a hand or an arm reaching in crosses the frame: a few neighbouring
-    # samples just outside the playing area that changed a lot (not along
-    # the sides beside the lines of the points there: their checkers may lie
-    # over the edge, now or at calibration), and not only as a shadow or a
-    # lamp would change them (the frame's own colour in other light)
-    changed = (np.linalg.norm(outside - ref_outside, axis=1) > config.frame_crossing) & ~same_surface(
-        outside, ref_outside
-    )
+    # samples just outside the playing area that changed a lot, either way
+    # (a lamp over the board lights its frame as much; not along the sides
+    # beside the lines of the points there: their checkers may lie over the
+    # edge, now or at calibration), and not only as a shadow or a lamp
+    # would change them (the frame's own colour in other light)
+    def changed_from(seen: FloatArray, then: FloatArray) -> npt.NDArray[np.bool_]:
+        moved = np.minimum(np.linalg.norm(seen - then, axis=1), np.linalg.norm(relit(seen) - then, axis=1))
+        return np.asarray((moved > config.frame_crossing) & ~same_surface(seen, then), np.bool_)
+
+    changed = changed_from(outside, ref_outside)
     # a side that changed all along was relit, or something lay along it at
     # calibration (a sleeve, a broadcast's caption): no hand reaches that far
     relit_side = changed.reshape(4, n).mean(axis=1) >= config.frame_side_changed
@@ -431,7 +441,7 @@ def check_board_moved(
         # crosses the frame farther out as well
         _, far, _ = outline_profile(image, geometry, reach=_FRAME_REACH)
         ref_far = np.asarray(reference["outline_far"], np.float32)
-        changed &= (np.linalg.norm(far - ref_far, axis=1) > config.frame_crossing) & ~same_surface(far, ref_far)
+        changed &= changed_from(far, ref_far)
     changed[n : 2 * n] &= middle[n : 2 * n]
     changed[3 * n :] &= middle[3 * n :]
     changed &= ~np.repeat(relit_side, n)

@@ -1441,6 +1441,45 @@ def test_something_on_the_frames_inner_rim_is_no_hand_something_across_the_frame
     assert refusal is not None and "frame" in refusal.message
 
 
+@pytest.mark.parametrize(
+    ("board", "photo", "layout"),
+    [
+        (
+            22,
+            2,
+            Layout(top=(4, 0, 0, 0, -2, 0, -5, -1, 1, -1, 0, 1), bottom=(-4, 0, 1, 0, 1, 0, 4, 0, 1, 2, 0, -2)),
+        ),
+        (
+            14,
+            2,
+            Layout(
+                top=(1, -1, 0, 0, -1, 3, -5, 0, 1, -5, 1, 0), bottom=(1, 0, 0, 0, 0, 0, 6, 0, 0, 2, 0, -2), bar_dark=1
+            ),
+        ),
+        (
+            29,
+            2,
+            Layout(
+                top=(0, 0, 0, 0, 0, 0, 0, 0, 0, -2, -7, -4),
+                bottom=(0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 5),
+                off_light=6,
+                off_dark=2,
+            ),
+        ),
+    ],
+)
+def test_a_sleeve_or_a_cup_near_the_frame_s_colour_is_seen_crossing_it(board: int, photo: int, layout: Layout) -> None:
+    """A dark sleeve over a wooden board's dark frame (``bench/reach.py``
+    seed 7, board 22, photo 2), an arm over a gold-white board's (board 14,
+    photo 2) and a dice cup over a marble board's corner (board 29, photo 2)
+    change the frame by 20 to 30 (Lab), less than the 30 a crossing needed:
+    they were read, the cup's board with points misread under it."""
+    calibration, image = reach_bench_photo(7, board, photo, layout)
+    reading = read_board(image, calibration)
+    assert reading.refusal is not None and reading.refusal.reason == "hand_over_board"
+    assert "frame" in reading.refusal.message
+
+
 def test_checkers_left_apart_from_their_lines_are_read_not_refused_as_something_over_the_board() -> None:
     """A hand left the checkers of each line apart (a third of a radius
     between them, as ``bench/loose.py`` has them "apart"): the slots laid out
