@@ -364,14 +364,18 @@ def slots_touching(mask: BoolArray, features: SlotFeatures) -> BoolArray:
     return np.asarray(grown[y, x] > 0, np.bool_)
 
 
-def blobs(mask: BoolArray, joined: BoolArray | None = None) -> list[tuple[int, BoolArray]]:
-    """The connected regions of ``mask``, largest first, each with its area
-    (px); parts of ``mask`` that ``joined`` (h', w') connects are one region
-    (its own px add no area)."""
+def blobs(mask: BoolArray, joined: BoolArray | None = None, *, least: float = 1.0) -> list[tuple[int, BoolArray]]:
+    """The connected regions of ``mask`` of at least ``least`` px, largest
+    first, each with its area (px); parts of ``mask`` that ``joined`` (h',
+    w') connects are one region (its own px add no area)."""
     connected = mask if joined is None else mask | joined
     count, labels = cv2.connectedComponents(connected.astype(np.uint8), connectivity=8)
     areas = np.bincount(labels[mask], minlength=count)
-    return [(int(areas[label]), mask & (labels == label)) for label in np.argsort(-areas) if areas[label] > 0]
+    return [
+        (int(areas[label]), mask & (labels == label))
+        for label in np.argsort(-areas)
+        if areas[label] > 0 and areas[label] >= least
+    ]
 
 
 def covered_points(region: BoolArray, features: SlotFeatures) -> list[tuple[int, int]]:

@@ -1525,14 +1525,14 @@ def _check_covered(
     # a hand the colour of the board departs from it faintly, but over a
     # hand's area, and not as light does
     faint = unexplained(distance, judged, residual=faint_residual)
-    for faint_area, faint_region in blobs(faint)[:1]:  # the largest
-        if faint_area >= config.occlusion_faint_area * float(PATCH * PATCH) and not only_light(
-            features.thumbnail, expected, faint_region
-        ):
+    for _, faint_region in blobs(faint, least=config.occlusion_faint_area * float(PATCH * PATCH))[:1]:  # the largest
+        if not only_light(features.thumbnail, expected, faint_region):
             strange |= faint_region
     # what departs between checker after checker read on the bar is one
     # thing (a hand lying along it, read so), however the discs cut it
     along_the_bar = around_bar_checkers & between_bar_checkers(features, bar_checkers != 0)
+
+    least = config.occlusion_area * float(PATCH * PATCH)
 
     def things(mask: BoolArray) -> list[tuple[int, BoolArray]]:
         # ... and so is what departs beside the checkers pasted, in pieces
@@ -1540,23 +1540,22 @@ def _check_covered(
         # checkers here and there is cut up by those pasted there (a
         # checker that departs from its look in odd light and the next one,
         # or two misread on the bar beside one read there, are two); the
-        # things seen either way
-        return blobs(mask, along_the_bar) + blobs(mask & ~discs, along_the_bar | rooms)
+        # things bigger than part of a checker seen either way
+        return blobs(mask, along_the_bar, least=least) + blobs(mask & ~discs, along_the_bar | rooms, least=least)
 
     def compact(region: BoolArray) -> bool:
         ys, xs = np.nonzero(region)
         return bool(max(np.ptp(xs), np.ptp(ys)) + 1 <= config.occlusion_compact * PATCH)
 
-    least = config.occlusion_area * float(PATCH * PATCH)
     found = things(strange)
-    if new is not None and any(area >= least for area, _ in found):
+    if new is not None and found:
         for r, c in covered_points(strange, features):
             unsure[r, c] = True
         strange &= new
         found = things(strange)
     # thing by thing: one that fits in a checker's room is a checker
     # misread, and another beside it may still be a hand
-    hands = [region for area, region in found if area >= least and not compact(region)]
+    hands = [region for _, region in found if not compact(region)]
     if not hands:
         for r, c in covered_points(strange, features):
             unsure[r, c] = True

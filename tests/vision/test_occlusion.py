@@ -153,6 +153,7 @@ def test_blobs_come_largest_first_and_count_the_pieces_a_joining_mask_connects_a
     found = blobs(mask)
     assert [area for area, _ in found] == [25, 16, 12]
     assert [int(region.sum()) for _, region in found] == [25, 16, 12] and found[0][1][24, 4]
+    assert [area for area, _ in blobs(mask, least=16)] == [25, 16]
     joined = np.zeros_like(mask)
     joined[:, 4] = True
     [(area, region)] = blobs(mask, joined)
