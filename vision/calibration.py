@@ -10,6 +10,7 @@ from a board set up wrong names the points that are wrong and fails.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 from dataclasses import asdict, dataclass, field, fields, replace
@@ -23,9 +24,10 @@ from vision.colours import EMPTY, ColourModel, borrowed, layout_states, learn_fr
 from vision.errors import CalibrationError, GeometryError, MarkerError
 from vision.features import estimate_pitch, measure, stack_pitch
 from vision.geometry import DEFAULT_WIDTH_PX, BoardGeometry, Image, Lens, as_points, make_geometry, rectify
+from vision.glare import Glare, find_glare
 from vision.layout import Layout
 from vision.occlusion import borrowed_area, decode, empty_board, encode
-from vision.read import ReadConfig, check_frame, point_name, read_rectified, slot_probabilities
+from vision.read import ReadConfig, check_frame, point_name, read_rectified, slot_probabilities, washed_out
 from vision.refusal import RefusalConfig, reference_of
 from vision.rims import (
     bar_rims,
@@ -92,6 +94,8 @@ class Calibration:
     version: int = CALIBRATION_VERSION
     tray: Tray | None = field(default=None, repr=False)
     """The bear-off tray, where the calibration includes it (:mod:`vision.trays`)."""
+    glare: Glare | None = None
+    """A lamp's reflection on the board, taken away from every frame (:mod:`vision.glare`)."""
 
     @property
     def light_home(self) -> str:
@@ -144,6 +148,7 @@ class Calibration:
             "read": asdict(self.read),
             "refusal": asdict(self.refusal),
             "tray": None if self.tray is None else self.tray.to_json(),
+            "glare": None if self.glare is None else self.glare.to_json(),
         }
 
     @classmethod
@@ -185,6 +190,7 @@ class Calibration:
                 image_size=(int(data["image_size"][0]), int(data["image_size"][1])),
                 version=int(version),
                 tray=Tray.from_json(data["tray"]) if data.get("tray") else None,
+                glare=Glare.from_json(data["glare"]) if data.get("glare") else None,
             )
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             if isinstance(exc, CalibrationError):
@@ -332,7 +338,7 @@ def calibrate(
             rotations = True
     else:
         quad = np.asarray(corners, np.float32).reshape(-1, 2)
-    best: tuple[tuple[int, float], BoardGeometry, Layout, ColourModel, bool] | None = None
+    best: tuple[tuple[int, float], BoardGeometry, Layout, ColourModel, bool, bool] | None = None
     for order in _orders(quad, rotations=rotations):
         try:
             base = make_geometry(order, image, width_px=width_px, lens=lens)
@@ -364,13 +370,51 @@ def calibrate(
                 wrong = len(_misread(rectified, geometry, model, layout, read, refusal))
                 key = (-wrong, score)
                 if best is None or key > best[0]:
-                    best = (key, geometry, layout, model, pos_light)
+                    best = (key, geometry, layout, model, pos_light, positive_home == light_home)
     if best is None:
         raise CalibrationError("could not lay out the board from the corners found")
-    (_, score), geometry, layout, model, pos_light = best
-    seen = layout if pos_light else _negated(layout)
+    (_, score), geometry, layout, model, pos_light, positive_is_light = best
     log.info("calibration fit %.3f, pitch %.1f px, bar %s", score, geometry.pitch_px, geometry.bar)
     rectified = rectify(image, geometry)
+    check = functools.partial(_checked, image, read=read, refusal=refusal, tray=tray, empty=empty)
+    glare = find_glare(rectified, geometry, layout)
+    if glare is not None:
+        # the looks learned again without the lamp's reflection, as every frame will be read
+        unglared = glare.remove(rectified, geometry.size)
+        score, unglared_model, unglared_light = _fit(
+            unglared, geometry, layout, read, positive_is_light=positive_is_light
+        )
+        if np.isfinite(score):
+            try:
+                calibration = check(unglared, geometry, layout, unglared_model, unglared_light, glare)
+            except CalibrationError as exc:
+                # what the reflection clipped may pass for checkers once it is
+                # taken away: the board is read as the photo shows it
+                log.info("without the lamp's reflection the starting position does not read back: %s", exc)
+            else:
+                log.info("a lamp's reflection of %.0f grey levels at %s: taken away", glare.strength, glare.centre)
+                return calibration
+    return check(rectified, geometry, layout, model, pos_light, None)
+
+
+def _checked(
+    image: Image,
+    rectified: Image,
+    geometry: BoardGeometry,
+    layout: Layout,
+    model: ColourModel,
+    pos_light: bool,
+    glare: Glare | None,
+    *,
+    read: ReadConfig,
+    refusal: RefusalConfig,
+    tray: npt.ArrayLike | None,
+    empty: Image | None,
+) -> Calibration:
+    """The calibration of the starting position ``layout`` (its positive
+    checkers light if ``pos_light``) on the ``rectified`` board (without
+    ``glare``, if any), once it reads back as itself (see :func:`calibrate`)."""
+    seen = layout if pos_light else _negated(layout)
     reading = read_rectified(rectified, geometry, model, config=read, refusal_config=refusal)
     if reading.refusal is not None:
         raise CalibrationError(f"cannot calibrate: {reading.refusal.message}", reason=reading.refusal.reason)
@@ -389,7 +433,7 @@ def calibrate(
         )
     states = layout_states(seen, geometry.slots, exact=True)
     occupied = states != EMPTY
-    reference = reference_of(image, geometry, rectified, config=refusal)
+    reference = reference_of(image, geometry, rectified, config=refusal, glare=glare)
     # each slot's rim strength bare, where the starting position shows it,
     # each colour's checkers', and each junction's of its lines of five
     grads = gradients(rectified)
@@ -398,6 +442,9 @@ def calibrate(
     reference["checkers"] = saved(checker_rims(strength, states), digits=3)
     reference["junctions"] = saved(start_junctions(grads, geometry, np.array([seen.top, seen.bottom], np.int64)))
     reference["bar"] = saved(bar_rims(grads, geometry))  # the bar is bare at the start
+    if glare is not None:
+        # the slots the reflection washed out to white: taken away, it leaves no look there
+        reference["washed_out"] = saved(washed_out(measure(rectify(image, geometry), geometry), read).astype(float))
     calibration = Calibration(
         geometry=geometry,
         colours=model,
@@ -408,6 +455,7 @@ def calibrate(
         refusal=refusal,
         image_size=(int(image.shape[1]), int(image.shape[0])),
         tray=None if tray is None else tray_of(image, tray, geometry),
+        glare=glare,
     )
     if empty is None:
         return calibration
@@ -505,8 +553,15 @@ _Thresholds = TypeVar("_Thresholds", ReadConfig, RefusalConfig)
 #: The shapes of the rims a calibration's reference keeps (:mod:`vision.rims`), by key, as
 #: named in an error: the bare slots' (:func:`vision.rims.bare_rims`), the starting lines'
 #: junctions' (:func:`vision.rims.start_junctions`), the checkers' (:func:`vision.rims.checker_rims`),
-#: the bare bar's (:func:`vision.rims.bar_rims`).
-_RIMS = {"rims": (2, 12, None), "junctions": (2, 2, None), "checkers": (2, 2), "bar": (None,)}
+#: the bare bar's (:func:`vision.rims.bar_rims`); and the slots a lamp's reflection washed out to
+#: white before it was taken away (:func:`vision.read.washed_out`).
+_RIMS = {
+    "rims": (2, 12, None),
+    "junctions": (2, 2, None),
+    "checkers": (2, 2),
+    "bar": (None,),
+    "washed_out": (2, 12, None),
+}
 
 
 def _reference(data: dict[str, Any]) -> dict[str, Any]:

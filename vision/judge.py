@@ -115,6 +115,7 @@ from vision.geometry import POINTS_PER_HALF, POINTS_PER_ROW, Image
 from vision.layout import Home, Layout, Mover, layout_from_position
 from vision.read import Reading, geometry_from_corners, point_name, read_board
 from vision.refusal import Refusal
+from vision.rims import loaded
 from vision.squeeze import rim_profile
 from vision.uncalibrated import read_with_corners
 
@@ -151,6 +152,12 @@ class JudgeConfig:
     #: is read as a whole, where the photo shows a whole board (B4): a
     #: checker moved there or away that the outcome does not move.
     changed_proof_spreads: float = 2.3
+    #: ... where a change of state there would change the slot by at least
+    #: this much (Lab units): a white checker on a white point changes it
+    #: little more than a change of light does (bench seed 3, photo 239: a
+    #: bare white corner point, 15 from a white checker, changed by 13 as
+    #: the light changed, and read as one, called a legal move illegal).
+    proof_change: float = 18.0
     #: A slot did not change when it changed less than this share of what the change of state would make...
     unchanged_share: float = 0.25
     #: ... provided that change would be at least this big (Lab units).
@@ -303,6 +310,11 @@ class Changes:
     """(2, 12) how alike each full line (five or more, in either frame) looks
     in the two frames, rim for rim along the point (the correlation of
     :func:`vision.squeeze.rim_profile`, -1..1); NaN elsewhere."""
+    blind: npt.NDArray[np.bool_] | None = None
+    """(2, 12, S) the slots a lamp's reflection washed out to white at
+    calibration (:func:`vision.read.washed_out`), or None: what the camera
+    clipped there in one frame and not in the other changes with the light
+    alone, so a change there proves no checker laid or taken away."""
 
     def turned(self) -> Changes:
         """The same changes seen from the other side of the board (see :meth:`Reading.turned`)."""
@@ -314,6 +326,7 @@ class Changes:
             bar_still=self.bar_still,
             bar_changed=self.bar_changed,
             lines_alike=None if self.lines_alike is None else self.lines_alike[::-1, ::-1],
+            blind=None if self.blind is None else self.blind[::-1, ::-1],
         )
 
 
@@ -343,6 +356,9 @@ def slot_changes(
         bar_still=measurable and bool((bar_change < config.unchanged_share).all()),
         bar_changed=measurable and bool((bar_change >= config.changed_share).any()),
     )
+    washed = loaded(calibration.reference, "washed_out")
+    if washed is not None and washed.shape == changes.distance.shape:
+        changes = replace(changes, blind=washed > 0.5)
     if before.junctions is None or after.junctions is None or before.junction_xy is None:
         return changes
     # the junctions of each line, and one past it: where a pile's tenth checker lies
@@ -890,6 +906,8 @@ def judge_reading(
                 changed_proof = (
                     kept
                     & ~settled
+                    & (True if changes.blind is None else ~changes.blind)
+                    & (smallest_change >= config.proof_change)
                     & bad
                     & ~(source > changes.distance)
                     & (seen_reading.slot_z.min(axis=-1) <= config.changed_proof_spreads)

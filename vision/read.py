@@ -44,6 +44,7 @@ from vision.features import (
     to_lab,
 )
 from vision.geometry import BAR_PROBES_PER_PITCH, BoardGeometry, Image, as_points, make_geometry, rectify, working_frame
+from vision.glare import rectify_without
 from vision.layout import Layout
 from vision.lines import line_shifts, shifted
 from vision.occlusion import (
@@ -641,17 +642,37 @@ def _lit_otherwise(
     return doubt
 
 
+def washed_out(features: SlotFeatures, config: ReadConfig, *, model: ColourModel | None = None) -> BoolArray:
+    """(2, 12, S) the slots a glare washes out to white: over half the disc
+    white (``config.washed_out``) in ``features`` or, given a ``model``, in
+    its empty look."""
+    if model is not None:
+        patches = model.resized(features.patches.shape[2]).background
+    else:
+        patches = features.patches
+    white = ((patches[..., 0] >= config.washed_out) * DISC).sum(axis=(-2, -1))
+    return np.asarray(white >= 0.5, np.bool_)
+
+
 def _washed_out(
-    features: SlotFeatures, model: ColourModel, prob: FloatArray, *, config: ReadConfig
+    features: SlotFeatures,
+    model: ColourModel,
+    prob: FloatArray,
+    *,
+    config: ReadConfig,
+    reference: dict[str, Any] | None = None,
 ) -> npt.NDArray[np.bool_]:
     """(2, 12, S) slots whose empty look glare washed out to white at
-    calibration, and which are not read a dark checker now (``prob``
-    (2, 12, S, 3)): that look shows neither the point nor a light checker
-    as they are there, so the one cannot be told from the other, under the
-    same glare or a dimmer light."""
-    model = model.resized(features.patches.shape[2])
-    white = ((model.background[..., 0] >= config.washed_out) * DISC).sum(axis=(-2, -1))
-    return np.asarray((white >= 0.5) & (prob[..., DARK] < 0.5), np.bool_)
+    calibration (in its empty look, or before a lamp's reflection was
+    taken away from it: ``reference``'s ``washed_out``), and which are not
+    read a dark checker now (``prob`` (2, 12, S, 3)): that look shows
+    neither the point nor a light checker as they are there, so the one
+    cannot be told from the other, under the same glare or a dimmer light."""
+    white = washed_out(features, config, model=model)
+    before = loaded(reference, "washed_out")
+    if before is not None and before.shape == white.shape:
+        white |= before > 0.5
+    return np.asarray(white & (prob[..., DARK] < 0.5), np.bool_)
 
 
 def _read_piles(
@@ -1203,7 +1224,7 @@ def read_rectified(
     # under a misread checker's worth
     loose = nearest[:, :, :LINE].max(axis=-1) > config.loose_fit_spreads
     loose |= doubtful[:, :, :LINE].any(axis=-1)
-    loose |= _washed_out(features, model, prob, config=config)[:, :, :LINE].any(axis=-1)
+    loose |= _washed_out(features, model, prob, config=config, reference=reference)[:, :, :LINE].any(axis=-1)
     if borrowed is not None:
         loose |= _lit_otherwise(features, model, counts, borrowed, config=config)
     loose |= rimless(line_rims(board_gradients(), geometry, counts), counts, share=config.rimless_share)
@@ -1574,13 +1595,14 @@ def _check_covered(
 
 
 def check_frame(image: Image, calibration: Calibration) -> tuple[Image, Refusal | None]:
-    """A camera frame rectified with a board's calibration, and why it cannot
+    """A camera frame rectified with a board's calibration, without the
+    reflection of a lamp it found (:mod:`vision.glare`), and why it cannot
     be read at all (too dark, blown out, the board moved, a dice cup on it:
     looked for with the frame around the playing area, where a cup at the
     board's edge stands too), if so."""
     geometry, config, reference = calibration.geometry, calibration.refusal, calibration.reference
     margin = cup_margin(geometry, config)
-    around = rectify(image, geometry, margin=margin)
+    around = rectify_without(image, geometry, calibration.glare, margin=margin)
     width, height = geometry.size
     rectified = np.ascontiguousarray(around[margin : margin + height, margin : margin + width])
     refusal = check_exposure(rectified, config=config, reference=reference)

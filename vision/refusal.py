@@ -16,7 +16,8 @@ import numpy.typing as npt
 
 from vision.captions import Box, along_outline, caption_boxes, inside, unknown
 from vision.cups import Circle, board_round_things, new_outline, points_under, unknown_round_things
-from vision.geometry import BoardGeometry, Image, rectify, to_image
+from vision.geometry import BoardGeometry, Image, to_image
+from vision.glare import Glare, rectify_without
 from vision.relight import same_surface
 
 FloatArray = npt.NDArray[np.float32]
@@ -241,9 +242,17 @@ def captioned(boxes: list[Box], geometry: BoardGeometry, *, known: list[Box] | N
 
 
 def reference_of(
-    image: Image, geometry: BoardGeometry, rectified: Image, *, config: RefusalConfig = RefusalConfig()
+    image: Image,
+    geometry: BoardGeometry,
+    rectified: Image,
+    *,
+    config: RefusalConfig = RefusalConfig(),
+    glare: Glare | None = None,
 ) -> dict[str, Any]:
-    """What a good frame of this board looks like, for later refusals."""
+    """What a good frame of this board looks like, for later refusals
+    (``rectified`` without the ``glare`` found on it, and so the frame
+    around the playing area)."""
+    around = rectify_without(image, geometry, glare, margin=cup_margin(geometry, config))
     contrast, outside, inside = outline_profile(image, geometry)
     _, far, _ = outline_profile(image, geometry, reach=_FRAME_REACH)
     boxes = caption_boxes(image)
@@ -251,7 +260,7 @@ def reference_of(
     # the board's own round things, looked for as check_cup looks for cups
     own = board_round_things(
         rectified,
-        rectify(image, geometry, margin=cup_margin(geometry, config)),
+        around,
         geometry,
         min_radius=config.cup_min_radius,
         max_radius=config.cup_max_radius,

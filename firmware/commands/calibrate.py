@@ -39,6 +39,8 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
+    from vision.calibration import Calibration
+
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser(
@@ -152,6 +154,9 @@ def run(args: argparse.Namespace) -> int:
         "dark_lab": [round(float(v), 1) for v in calibration.colours.dark_lab],
         "round_things": len(calibration.reference.get("round_things") or []),
         "tray": calibration.tray is not None,
+        "glare": None
+        if calibration.glare is None
+        else {"strength": round(calibration.glare.strength, 1), "around": _nearest_point(calibration)},
     }
     if args.json:
         print(json.dumps(summary))
@@ -164,6 +169,12 @@ def run(args: argparse.Namespace) -> int:
         print(f"  light checkers' home board: {calibration.light_home}")
         if calibration.tray is not None:
             print("  the bear-off tray is read: each side's checkers are counted from its own end")
+        if calibration.glare is not None:
+            print(
+                f"  a lamp's reflection lies around {_nearest_point(calibration)} (up to "
+                f"{calibration.glare.strength:.0f} grey levels of white light): it is taken away from every frame; "
+                "if the lamp or the camera moves, calibrate again"
+            )
         if not calibration.empty_seen:
             print(
                 "  the points under the starting position's checkers were not seen empty: their look is borrowed "
@@ -175,3 +186,18 @@ def run(args: argparse.Namespace) -> int:
                 "of it (a medallion, a logo); if one was a dice cup, take it away and calibrate again"
             )
     return 0
+
+
+def _nearest_point(calibration: Calibration) -> str:
+    """The point whose slots lie nearest the centre of the lamp's reflection."""
+    import numpy as np
+
+    from vision.geometry import slot_centres
+    from vision.read import point_name
+
+    assert calibration.glare is not None
+    geometry = calibration.geometry
+    centre = np.array(calibration.glare.centre) * geometry.size[0]
+    distance = np.linalg.norm(slot_centres(geometry) - centre, axis=-1).min(axis=-1)
+    row, col = np.unravel_index(int(np.argmin(distance)), distance.shape)
+    return point_name(int(row), int(col))

@@ -68,7 +68,9 @@ def test_white_checkers_under_a_lamps_glare_are_read(style: str) -> None:
     # the glare of a lamp over the top left: the black checkers there looked
     # far lighter at calibration, the white ones hardly so; shaded by the
     # black ones' light, a white checker there looked like nothing learned
-    # and single white checkers on the top row's white points were missed
+    # and single white checkers on the top row's white points were missed.
+    # Calibration finds the reflection and every frame is read without it
+    # (vision.glare); what it clips stays white, as white checkers do
     board = Board(
         style,
         CameraPose(rotation_deg=3.8, tilt_deg=4.5, tilt_azimuth_deg=136, distance=1.15, fill=0.78),
@@ -78,8 +80,7 @@ def test_white_checkers_under_a_lamps_glare_are_read(style: str) -> None:
     )
     start = board.shoot(START, 1000)
     calibration = calibrate(start.image, start.corners, empty=board.shoot(EMPTY, 999).image)
-    light, dark = calibration.colours.light_response
-    assert light < 0.5 and dark == 1.0
+    assert calibration.glare is not None
     layout = Layout(top=(0, 1, 0, 0, -1, 1, -5, 1, 0, 1, 1, 0), bottom=(-5, -1, -1, -1, 3, 0, 5, -1, 0, 1, 1, 0))
     assert read_board(board.shoot(layout, 2001).image, calibration).layout() == layout
 

@@ -14,6 +14,7 @@ from engine.legal import LegalPlay, legal_plays
 from engine.position import Position
 from tests.vision.vision_boards import (
     START,
+    Board,
     bearing_off_a_pile,
     bench_board,
     calibrated,
@@ -22,6 +23,7 @@ from tests.vision.vision_boards import (
     light_layout,
     plain_board,
     random_board,
+    relit_bench_photo,
 )
 from vision.calibration import calibrate
 from vision.colours import DARK, EMPTY, LIGHT, layout_states
@@ -153,6 +155,26 @@ def test_a_legal_move_in_changed_light_is_identified_or_refused_never_called_ill
         assert verdict.verdict != "illegal", [str(c) for c in verdict.contradictions]
         if verdict.verdict == "legal":
             assert verdict.play is not None and verdict.play.after == chosen.after
+
+
+def test_a_white_corner_point_that_changed_with_the_light_proves_no_checker_laid() -> None:
+    """Bench seed 3, board 24 (felt-green), photo 239 in changed light: the
+    bare white top 12 looks within 15 of a white checker there; the light
+    changed it by 13 and it read as two white checkers, which the right
+    play (bar/21 3/2) does not lay, so every play was disproved and the
+    legal move called illegal. A change of state that small proves nothing."""
+    look, start, _ = bench_board(3, 24)
+    calibration = calibrate(start.image, start.corners, lens=Board(**look).lens, tray=start.tray)
+    position, dice = Position.from_id("DBET1jj+7wAAQA"), Dice(4, 1)
+    play = next(lp for lp in legal_plays(position, dice) if str(lp.play) == "bar/21 3/2")
+    after = relit_bench_photo(look, 3, 24, 239, light_layout(play.after, "light"))
+    before = render(light_layout(position, "light"), rng=np.random.default_rng(0), **look).image
+    for proof_change, verdicts in ((0.0, {"illegal"}), (JudgeConfig().proof_change, {"legal", "refused"})):
+        config = JudgeConfig(proof_change=proof_change)
+        verdict = judge_photo(position, dice, after, calibration=calibration, before_image=before, config=config)
+        assert verdict.verdict in verdicts, proof_change
+        if verdict.verdict == "legal":
+            assert verdict.play is not None and verdict.play.after == play.after
 
 
 def test_judge_with_corners_only_never_calls_a_legal_move_illegal() -> None:

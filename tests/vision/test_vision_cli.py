@@ -107,6 +107,21 @@ def test_calibrate_tells_of_round_things_it_takes_for_the_boards_own(
     assert json.loads(capsys.readouterr().out)["round_things"] == 0
 
 
+def test_calibrate_tells_of_a_lamp_s_reflection_it_takes_away(
+    files: dict[str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, start, _ = bench_board(3, 39)  # felt-green, a reflection of 75 grey levels over the top right
+    image = tmp_path / "glare.png"
+    cv2.imwrite(str(image), start.image)
+    corners = " ".join(f"{x:.1f},{y:.1f}" for x, y in start.corners)
+    out = tmp_path / "b.json"
+    assert main(["calibrate", str(image), "--corners", corners, "-o", str(out)]) == 0
+    assert "a lamp's reflection lies around top 12" in capsys.readouterr().out
+    assert json.loads(out.read_text())["glare"]["strength"] > 50
+    assert main(["calibrate", files["start"], "--corners", files["corners"], "-o", str(out), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["glare"] is None
+
+
 def test_calibrate_names_a_wrong_setup(
     files: dict[str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -102,6 +102,14 @@ def bench_board(seed: int, board: int) -> tuple[dict[str, Any], Rendered, np.nda
     return look, start, empty
 
 
+def relit_bench_photo(look: dict[str, Any], seed: int, board: int, photo: int, layout: Layout) -> np.ndarray:
+    """``layout`` photographed on the board of ``look`` (:func:`bench_board`)
+    in the light ``bench/vision.py`` changed for its photo ``photo`` of
+    board ``board`` of set ``seed`` (its changed-light judge), as it shot it."""
+    light_rng = np.random.default_rng([seed, board, photo, 1])
+    return render(layout, rng=light_rng, **dict(look, lighting=look["lighting"].changed(light_rng))).image
+
+
 def hand_reaching(
     image: np.ndarray, geometry: BoardGeometry, target: tuple[float, float], towards: tuple[float, float], seed: int
 ) -> np.ndarray:
