@@ -31,7 +31,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.colours import EMPTY, UNKNOWN, layout_states, point_kind
+from vision.colours import EMPTY, layout_states, point_kind
 from vision.geometry import BoardGeometry, Image, bar_slot_centres, rectify, slot_centres
 from vision.layout import Layout
 
@@ -119,7 +119,7 @@ def find_glare(rectified: Image, geometry: BoardGeometry, layout: Layout) -> Gla
     where it shows none that matters (see the module's doc)."""
     groups, xy, values = _surfaces(rectified, geometry, layout)
     width, height = geometry.size
-    if len(values) < 3 * len(RADII):
+    if len(values) <= len(np.unique(groups)) + 6:  # no more samples than looks and light terms to fit
         return None
     # each channel of each sample is one observation of its surface's look in that channel
     group = (3 * groups[:, None] + np.arange(3)[None, :]).reshape(-1)
@@ -211,10 +211,9 @@ def _surfaces(
     places = np.broadcast_to(np.arange(geometry.slots)[None, None, :], states.shape)
     # an empty slot's surface: its row, its point's colour, its place; a checker's: its colour
     surface = np.where(states == EMPTY, (rows * 2 + kind) * geometry.slots + places, 4 * geometry.slots + states)
-    keep = states != UNKNOWN
     bar = bar_slot_centres(geometry)
-    xy = np.concatenate([centres[keep], bar])
-    groups = np.concatenate([surface[keep], np.full(len(bar), 4 * geometry.slots + 3)])
+    xy = np.concatenate([centres.reshape(-1, 2), bar])
+    groups = np.concatenate([surface.reshape(-1), np.full(len(bar), 4 * geometry.slots + 3)])
     h, w = rectified.shape[:2]
     xi = np.clip(np.round(xy[:, 0]).astype(np.int64), 0, w - 1)
     yi = np.clip(np.round(xy[:, 1]).astype(np.int64), 0, h - 1)

@@ -17,7 +17,7 @@ from engine.position import Position
 from tests.vision.vision_boards import Board, bench_board, light_layout, relit_bench_photo
 from vision.calibration import Calibration, calibrate
 from vision.geometry import BoardGeometry, rectify
-from vision.glare import Glare
+from vision.glare import Glare, find_glare
 from vision.judge import JudgeConfig, judge_photo
 from vision.layout import Layout
 from vision.read import read_board
@@ -62,6 +62,13 @@ def test_a_board_without_a_reflection_has_none_taken_away(board: int, style: str
     look, calibration, _ = _calibrated(3, board)
     assert look["style"].name == style and look["lighting"].glare[3] == 0
     assert calibration.glare is None
+
+
+def test_a_photo_clipped_white_all_over_shows_no_reflection_it_can_measure() -> None:
+    _, calibration, _ = _calibrated(3, 39)
+    width, height = calibration.geometry.size
+    blown = np.full((height, width, 3), 255, np.uint8)
+    assert find_glare(blown, calibration.geometry, calibration.start_layout) is None
 
 
 def test_checkers_under_a_lamp_s_reflection_read_as_they_stand() -> None:
