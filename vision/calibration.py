@@ -321,9 +321,11 @@ def calibrate(
     the frame's shadow falls on them) instead of borrowing it from other
     points. ``tray``: the bear-off tray's corners (4, 2) in image px, the
     first two along one end (:class:`vision.trays.Tray`), to count the
-    checkers borne off. Raises :class:`CalibrationError` naming the points
-    that are not set up as the starting position, or where the empty board
-    is not empty."""
+    checkers borne off. A lamp's reflection on the board is found and taken
+    away from this and every later frame (:mod:`vision.glare`), unless the
+    starting position no longer reads back without it. Raises
+    :class:`CalibrationError` naming the points that are not set up as the
+    starting position, or where the empty board is not empty."""
     from vision.markers import find_board_outline, find_marker_corners
 
     if image.ndim != 3 or image.shape[2] != 3:
