@@ -387,8 +387,10 @@ def calibrate(
             unglared, geometry, layout, read, positive_is_light=positive_is_light
         )
         if np.isfinite(score):
+            # the slots it washed out to white: taken away, it leaves no look there
+            washed = washed_out(measure(rectified, geometry).patches, read)
             try:
-                calibration = check(unglared, geometry, layout, unglared_model, unglared_light, glare)
+                calibration = check(unglared, geometry, layout, unglared_model, unglared_light, glare, washed)
             except CalibrationError as exc:
                 # what the reflection clipped may pass for checkers once it is
                 # taken away: the board is read as the photo shows it
@@ -396,7 +398,7 @@ def calibrate(
             else:
                 log.info("a lamp's reflection of %.0f grey levels at %s: taken away", glare.strength, glare.centre)
                 return calibration
-    return check(rectified, geometry, layout, model, pos_light, None)
+    return check(rectified, geometry, layout, model, pos_light, None, None)
 
 
 def _checked(
@@ -407,6 +409,7 @@ def _checked(
     model: ColourModel,
     pos_light: bool,
     glare: Glare | None,
+    washed: npt.NDArray[np.bool_] | None,
     *,
     read: ReadConfig,
     refusal: RefusalConfig,
@@ -415,7 +418,8 @@ def _checked(
 ) -> Calibration:
     """The calibration of the starting position ``layout`` (its positive
     checkers light if ``pos_light``) on the ``rectified`` board (without
-    ``glare``, if any), once it reads back as itself (see :func:`calibrate`)."""
+    ``glare``, if any, which ``washed`` out the slots (2, 12, S) it names),
+    once it reads back as itself (see :func:`calibrate`)."""
     seen = layout if pos_light else _negated(layout)
     reading = read_rectified(rectified, geometry, model, config=read, refusal_config=refusal)
     if reading.refusal is not None:
@@ -444,9 +448,8 @@ def _checked(
     reference["checkers"] = saved(checker_rims(strength, states), digits=3)
     reference["junctions"] = saved(start_junctions(grads, geometry, np.array([seen.top, seen.bottom], np.int64)))
     reference["bar"] = saved(bar_rims(grads, geometry))  # the bar is bare at the start
-    if glare is not None:
-        # the slots the reflection washed out to white: taken away, it leaves no look there
-        reference["washed_out"] = saved(washed_out(measure(rectify(image, geometry), geometry), read).astype(float))
+    if washed is not None:
+        reference["washed_out"] = saved(washed.astype(float))
     calibration = Calibration(
         geometry=geometry,
         colours=model,

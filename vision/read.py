@@ -642,14 +642,9 @@ def _lit_otherwise(
     return doubt
 
 
-def washed_out(features: SlotFeatures, config: ReadConfig, *, model: ColourModel | None = None) -> BoolArray:
+def washed_out(patches: FloatArray, config: ReadConfig) -> BoolArray:
     """(2, 12, S) the slots a glare washes out to white: over half the disc
-    white (``config.washed_out``) in ``features`` or, given a ``model``, in
-    its empty look."""
-    if model is not None:
-        patches = model.resized(features.patches.shape[2]).background
-    else:
-        patches = features.patches
+    of their patches (2, 12, S, T, T, 4) white (``config.washed_out``)."""
     white = ((patches[..., 0] >= config.washed_out) * DISC).sum(axis=(-2, -1))
     return np.asarray(white >= 0.5, np.bool_)
 
@@ -668,7 +663,7 @@ def _washed_out(
     read a dark checker now (``prob`` (2, 12, S, 3)): that look shows
     neither the point nor a light checker as they are there, so the one
     cannot be told from the other, under the same glare or a dimmer light."""
-    white = washed_out(features, config, model=model)
+    white = washed_out(model.resized(features.patches.shape[2]).background, config)
     before = loaded(reference, "washed_out")
     if before is not None and before.shape == white.shape:
         white |= before > 0.5

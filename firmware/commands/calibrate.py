@@ -143,6 +143,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"nardref calibrate: --out {args.out!r}: cannot write it ({exc.strerror})", file=sys.stderr)
         return 2
     g = calibration.geometry
+    around = None if calibration.glare is None else _nearest_point(calibration)
     summary = {
         "out": args.out,
         "corners": [list(c) for c in g.corners],
@@ -156,7 +157,7 @@ def run(args: argparse.Namespace) -> int:
         "tray": calibration.tray is not None,
         "glare": None
         if calibration.glare is None
-        else {"strength": round(calibration.glare.strength, 1), "around": _nearest_point(calibration)},
+        else {"strength": round(calibration.glare.strength, 1), "around": around},
     }
     if args.json:
         print(json.dumps(summary))
@@ -171,7 +172,7 @@ def run(args: argparse.Namespace) -> int:
             print("  the bear-off tray is read: each side's checkers are counted from its own end")
         if calibration.glare is not None:
             print(
-                f"  a lamp's reflection lies around {_nearest_point(calibration)} (up to "
+                f"  a lamp's reflection lies around {around} (up to "
                 f"{calibration.glare.strength:.0f} grey levels of white light): it is taken away from every frame; "
                 "if the lamp or the camera moves, calibrate again"
             )
