@@ -29,7 +29,10 @@ contradict an outcome. The verdict is
 With the frame from before the move (``before_image``), each slot's change is
 measured as well: a slot that clearly did not change contradicts an outcome
 that moves a checker there or away (away: where the frame before showed
-it), and one that changed as much as the
+it; not where both frames are read surely as the move has it and no point
+beside changed as a checker laid there would: a white checker laid on a
+white point hardly changes its slot's colours, but its rim shows), and
+one that changed as much as the
 move would shows the move however unsurely it is read. A slot that changed
 is no proof by itself against an outcome that leaves it alone (players nudge
 checkers they do not move): where it changed less than a moving checker
@@ -721,14 +724,14 @@ def judge_reading(
     # that takes the checker away (an empty slot looks as the empty board
     # does, however it is read)
     shown_before = np.ones(prob.shape[:3], np.bool_)
+    read_before = np.zeros(prob.shape[:3], np.float32)  # how likely the frame before read each slot's state before
     if before_reading is not None and before_reading.refusal is None:
         seen_before = before_reading.turned() if turned else before_reading
         counted_before = seen_before.counts
         sure_points = sure_points & (counted_before == before_counts)
         prob_before = along_lines(seen_before.slot_prob, clearly_empty=config.clearly_empty)
-        shown_before = (before_states <= EMPTY) | (
-            np.take_along_axis(prob_before, start[..., None], axis=-1)[..., 0] >= config.support
-        )
+        read_before = np.take_along_axis(prob_before, start[..., None], axis=-1)[..., 0]
+        shown_before = (before_states <= EMPTY) | (read_before >= config.support)
     # the bar changed as a checker entering or leaving it would, and is read
     # otherwise than the frame before read it (as the engine knows it was):
     # an outcome that leaves it as it was leaves that change unexplained
@@ -755,6 +758,8 @@ def judge_reading(
         """(2, 12, S) how much a change from the state before to ``to`` (2, 12, S) would change each slot."""
         return np.asarray(np.take_along_axis(from_before, to[..., None].astype(np.intp), axis=-1)[..., 0], np.float32)
 
+    across = (np.arange(POINTS_PER_ROW - 1) != POINTS_PER_HALF - 1)[None, :, None]  # beside, not over the bar
+    stirred_beside = np.zeros(prob.shape[:3], np.bool_)  # a slot on a point beside changed as a change of state would
     if changes is not None:
         # a slot that clearly did not change still shows its state before the
         # move (which the engine knows), however it is read
@@ -764,6 +769,9 @@ def judge_reading(
         smallest_change = away.min(axis=-1)
         as_before = (before_states != UNKNOWN) & (smallest_change > config.min_change)
         as_before &= changes.distance < config.unchanged_share * smallest_change
+        stirred = changes.distance >= config.changed_share * smallest_change
+        stirred_beside[:, 1:] |= stirred[:, :-1] & across
+        stirred_beside[:, :-1] |= stirred[:, 1:] & across
     scores: list[_Score] = []
     for layout, members in groups.items():
         states = layout_states(layout, slots)
@@ -799,6 +807,12 @@ def judge_reading(
             still = (
                 (changes.distance < config.unchanged_share * expected) & (expected > config.min_change) & shown_before
             )
+            # ... unless both frames are read as the move has it, surely, and no
+            # slot beside changed as a change of state would (a checker laid one
+            # pip further, whose side shows here): a white checker laid on a
+            # white point hardly changes its slot's colours, but its rim shows
+            # (bench seed 3, photo 437)
+            still &= ~((read_before >= config.move_support) & (p >= config.move_support) & ~stirred_beside)
             bad = bad | (must_change & still)
             # ... and one that changed as much as the move would change it: the
             # move shows there, even where the slot itself is not read surely
@@ -853,7 +867,6 @@ def judge_reading(
             # that checker's side or shadow, or no longer show them: its
             # change is explained where less than that slot's (a checker laid
             # one point further changes its own slot more than the one beside)
-            across = (np.arange(POINTS_PER_ROW - 1) != POINTS_PER_HALF - 1)[None, :, None]  # not over the bar
             moving = np.where(must_change, changes.distance, 0.0)
             source = np.zeros_like(moving)  # the largest change beside each slot that the outcome makes
             source[:, 1:] = np.maximum(source[:, 1:], moving[:, :-1] * across)

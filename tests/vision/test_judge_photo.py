@@ -464,6 +464,29 @@ def test_a_checker_moved_that_no_outcome_moves_is_illegal_where_its_slot_changed
             assert verdict.verdict == "legal" and verdict.play == play, verdict.refusal
 
 
+def test_a_white_checker_laid_on_a_white_point_shows_where_both_frames_read_it() -> None:
+    """Bench seed 3, board 45 (gold-white), photo 437: a white checker
+    entering on a bare white point (bar/14, top 2) changes its slot by 6,
+    where the learned looks say 38: the slot looked as if it had not
+    changed, and every play was ruled out. Its rim shows: the frame before
+    reads the slot empty and the photo a white checker, surely, and no
+    point beside changed as a checker laid there would, so the move is
+    identified. The same checker entering one pip further (bar/13, on the
+    gold point beside) is illegal."""
+    look, start, _ = bench_board(3, 45)
+    calibration = calibrate(start.image, start.corners, lens=Board(**look).lens, tray=start.tray)
+    position, dice = Position.from_id("7wgB4Ri8PBjCQA"), Dice(6, 5)
+    play = next(lp for lp in legal_plays(position, dice) if str(lp.play) == "bar/14")
+    before = render(light_layout(position, "light"), rng=np.random.default_rng(10), **look).image
+    for shown, seed in ((play.after, 12), (_one_pip_further(play.after, 14), 11)):
+        image = render(light_layout(shown, "light"), rng=np.random.default_rng(seed), **look).image
+        verdict = judge_photo(position, dice, image, calibration=calibration, before_image=before)
+        if shown == play.after:
+            assert verdict.verdict == "legal" and verdict.play == play, verdict.refusal
+        else:
+            assert verdict.verdict == "illegal", verdict.refusal
+
+
 def test_a_checker_laid_on_a_pile_may_change_the_slot_beside_it_but_one_laid_there_instead_is_illegal() -> None:
     """A checker laid on a pile of five, seen to the side by a slanted
     camera, lies over part of the corner checker on the next point, whose
