@@ -4,7 +4,9 @@ The engine lists the legal outcomes of the position before the move with the
 dice (:func:`engine.legal.legal_plays`); each is mapped to what a camera
 would see (:func:`vision.layout.layout_from_position`) and compared slot by
 slot with the reading's probabilities. Only slots read with confidence can
-contradict an outcome. The verdict is
+contradict an outcome (not one of a pile the reading counts as the outcome
+has it that fits no look at all: checkers squeezed into a line stand
+between its slots). The verdict is
 
 - ``legal`` when one outcome survives (or, of those that survive, one fits
   the photo a hundred times better than any other) and the picture
@@ -788,6 +790,11 @@ def judge_reading(
         further = np.take_along_axis(prob, np.maximum(last, 0)[..., None].astype(np.intp), axis=-1)[..., 0]
         ended = (states == EMPTY) & (last > EMPTY) & (further <= config.contradiction)
         bad = (p <= config.contradiction) & ~ended
+        # a slot of a pile the reading counts as the outcome has it that fits
+        # no look at all: checkers squeezed into a line stand between its
+        # slots (bench seed 3, photo 693)
+        squeezed = (np.abs(counts) > LINE) & (seen_counts == counts)
+        bad &= ~(squeezed[..., None] & (prob.max(axis=-1) <= config.contradiction))
         # proof: the slot looks much like another state (a checker's look, or an empty point's)
         if seen_reading.slot_z is not None:
             proof = bad & (seen_reading.slot_z.min(axis=-1) <= config.proof_spreads)

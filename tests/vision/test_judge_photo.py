@@ -487,6 +487,29 @@ def test_a_white_checker_laid_on_a_white_point_shows_where_both_frames_read_it()
             assert verdict.verdict == "illegal", verdict.refusal
 
 
+@pytest.mark.parametrize(("before_seed", "after_seed"), [(26, 27), (32, 33)])
+def test_a_checker_squeezed_into_a_line_leaves_a_slot_that_fits_no_look(before_seed: int, after_seed: int) -> None:
+    """Bench seed 3, board 71 (tournament), photo 693: 16/6 squeezes a
+    sixth white checker into the line of five on bottom 7, and the slot
+    laid out for the fifth falls between two of them, fitting no look at
+    all. The reading counts six, as the play has it, so that slot
+    contradicts nothing; every play was ruled out, and the move refused
+    (drawn again with four of fourteen pairs of seeds). The same checker
+    played one pip further (16/5) is illegal."""
+    look, start, _ = bench_board(3, 71)
+    calibration = calibrate(start.image, start.corners, lens=Board(**look).lens, tray=start.tray)
+    position, dice = Position.from_id("e+MBwQBGH0NsAA"), Dice(5, 5)
+    play = next(lp for lp in legal_plays(position, dice) if str(lp.play) == "16/11 16/6 9/4")
+    before = render(light_layout(position, "light"), rng=np.random.default_rng(before_seed), **look).image
+    for shown in (play.after, _one_pip_further(play.after, 6)):
+        image = render(light_layout(shown, "light"), rng=np.random.default_rng(after_seed), **look).image
+        verdict = judge_photo(position, dice, image, calibration=calibration, before_image=before)
+        if shown == play.after:
+            assert verdict.verdict == "legal" and verdict.play == play, verdict.refusal
+        else:
+            assert verdict.verdict == "illegal", verdict.refusal
+
+
 def test_a_checker_laid_on_a_pile_may_change_the_slot_beside_it_but_one_laid_there_instead_is_illegal() -> None:
     """A checker laid on a pile of five, seen to the side by a slanted
     camera, lies over part of the corner checker on the next point, whose
