@@ -184,7 +184,7 @@ class JudgeConfig:
     faint_support: float = 0.4
     #: A slot nearer the edge than a checker is that checker's colour unless
     #: it is empty at least this surely (as :attr:`ReadConfig.clearly_empty`).
-    clearly_empty: float = 0.9
+    clearly_empty: float = 0.95
     #: With the photo alone, an outcome rests unsurely on a pile the reading
     #: counts otherwise at least this surely (a checker moved from pile to
     #: pile), and on one it changes that the reading counts as it has it,

@@ -722,7 +722,7 @@ def test_a_slot_at_the_edge_that_fits_nothing_takes_the_line_beyond_it() -> None
     reading.slot_prob[row, col, 0] = (0.0, 0.0, 0.03)  # fits nothing
     kept = judge_reading(start, dice, reading)
     assert kept.verdict == "legal" and kept.play is not None and kept.play.after == play.after
-    reading.slot_prob[row, col, 0] = (0.9, 0.05, 0.05)  # read as empty: no line bridges it
+    reading.slot_prob[row, col, 0] = (0.96, 0.02, 0.02)  # read as empty: no line bridges it
     assert judge_reading(start, dice, reading).verdict != "legal"
 
 
@@ -743,8 +743,8 @@ def test_a_slot_not_clearly_empty_nearer_the_edge_than_a_checker_is_that_checker
     prob[..., EMPTY] = 1.0
     prob[0, 0, :3] = (0.8, 0.2, 0.0), (0.0, 1.0, 0.0), (0.0, 1.0, 0.0)
     assert along_lines(prob)[0, 0, 0, LIGHT] == 1.0
-    prob[0, 0, 0] = (0.95, 0.05, 0.0)
-    assert along_lines(prob)[0, 0, 0, LIGHT] == pytest.approx(0.05)
+    prob[0, 0, 0] = (0.96, 0.04, 0.0)
+    assert along_lines(prob)[0, 0, 0, LIGHT] == pytest.approx(0.04)
     start, dice, play, reading, before_states, after_states, changed = _24_13()
     row, col = next((r, c) for r in range(2) for c in range(12) if (after_states[r, c, :3] > 0).all())
     colour = int(after_states[row, col, 0])
@@ -752,7 +752,7 @@ def test_a_slot_not_clearly_empty_nearer_the_edge_than_a_checker_is_that_checker
     reading.slot_prob[row, col, 0, (EMPTY, colour)] = (0.8, 0.2)
     kept = judge_reading(start, dice, reading)
     assert kept.verdict == "legal" and kept.play is not None and kept.play.after == play.after
-    reading.slot_prob[row, col, 0, (EMPTY, colour)] = (0.95, 0.05)
+    reading.slot_prob[row, col, 0, (EMPTY, colour)] = (0.96, 0.04)
     assert judge_reading(start, dice, reading).verdict != "legal"
 
 

@@ -545,6 +545,24 @@ def test_a_sixth_white_checker_on_a_white_point_shows_its_rim() -> None:
         assert "bottom 7" in reading.uncertain  # counted, never surely
 
 
+def test_a_line_on_a_white_point_whose_first_rims_a_sixth_checker_hides_is_read_from_the_edge() -> None:
+    """Bench seed 3, board 90 (dark felt), photo 887: the sixth white checker
+    on bottom 7, over the first junction, hides the rims of the line's first
+    two checkers, which then look nearly as much like the point's wide white
+    base (90 % empty) as like white checkers. They were taken for the bare
+    base, the line for three checkers apart from the edge, and the clean
+    photo was refused as something covering the point (six of twelve
+    shots). Checkers stand in a line from the edge: slots that are not
+    clearly empty before it are bridged (``ReadConfig.clearly_empty``)."""
+    look, start, _ = bench_board(3, 90)
+    calibration = calibrate(start.image, start.corners, lens=Board(**look).lens, tray=start.tray)
+    layout = Layout(top=(4, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2), bottom=(-5, 0, 1, 0, 2, 0, 6, 0, 0, 0, 0, -2))
+    for shot in (0, 2, 4):
+        reading = read_board(render(layout, rng=np.random.default_rng(shot), **look).image, calibration)
+        assert reading.refusal is None, shot
+        assert reading.layout() == layout, shot
+
+
 def test_a_bare_corner_point_shaded_by_the_frame_s_side_wall_reads_bare() -> None:
     """The starting position hides every corner point's first slots, so
     their empty look is borrowed from a point two along, which no side wall
