@@ -464,46 +464,43 @@ def test_a_checker_moved_that_no_outcome_moves_is_illegal_where_its_slot_changed
             assert verdict.verdict == "legal" and verdict.play == play, verdict.refusal
 
 
-def test_a_white_checker_laid_on_a_white_point_shows_where_both_frames_read_it() -> None:
-    """Bench seed 3, board 45 (gold-white), photo 437: a white checker
-    entering on a bare white point (bar/14, top 2) changes its slot by 6,
-    where the learned looks say 38: the slot looked as if it had not
-    changed, and every play was ruled out. Its rim shows: the frame before
-    reads the slot empty and the photo a white checker, surely, and no
-    point beside changed as a checker laid there would, so the move is
-    identified. The same checker entering one pip further (bar/13, on the
-    gold point beside) is illegal."""
-    look, start, _ = bench_board(3, 45)
-    calibration = calibrate(start.image, start.corners, lens=Board(**look).lens, tray=start.tray)
-    position, dice = Position.from_id("7wgB4Ri8PBjCQA"), Dice(6, 5)
-    play = next(lp for lp in legal_plays(position, dice) if str(lp.play) == "bar/14")
-    before = render(light_layout(position, "light"), rng=np.random.default_rng(10), **look).image
-    for shown, seed in ((play.after, 12), (_one_pip_further(play.after, 14), 11)):
-        image = render(light_layout(shown, "light"), rng=np.random.default_rng(seed), **look).image
-        verdict = judge_photo(position, dice, image, calibration=calibration, before_image=before)
-        if shown == play.after:
-            assert verdict.verdict == "legal" and verdict.play == play, verdict.refusal
-        else:
-            assert verdict.verdict == "illegal", verdict.refusal
+@pytest.mark.parametrize(
+    ("board", "before_id", "dice", "text", "point", "seeds"),
+    [
+        (45, "7wgB4Ri8PBjCQA", (6, 5), "bar/14", 14, (10, 12, 11)),  # white on a white point
+        (71, "e+MBwQBGH0NsAA", (5, 5), "16/11 16/6 9/4", 6, (26, 27, 27)),  # squeezed into a line
+        (71, "e+MBwQBGH0NsAA", (5, 5), "16/11 16/6 9/4", 6, (32, 33, 33)),
+    ],
+)
+def test_a_move_the_looks_barely_or_never_fit_is_identified_and_one_pip_further_is_illegal(
+    board: int, before_id: str, dice: tuple[int, int], text: str, point: int, seeds: tuple[int, int, int]
+) -> None:
+    """Two moves of bench seed 3 drawn again (the frame before, the photo,
+    and the photo with a checker played one pip further from ``point``,
+    each with its seed), each refused, every play ruled out:
 
+    - board 45 (gold-white), photo 437: a white checker entering on a bare
+      white point (bar/14, top 2) changes its slot by 6, where the learned
+      looks say 38, so the slot looked as if it had not changed. Its rim
+      shows: the frame before reads the slot empty and the photo a white
+      checker, surely, and no point beside changed as a checker laid there
+      would;
+    - board 71 (tournament), photo 693: 16/6 squeezes a sixth white checker
+      into the line of five on bottom 7, and the slot laid out for the
+      fifth falls between two of them, fitting no look at all (four of
+      fourteen pairs of seeds). The reading counts six, as the play has it,
+      so that slot contradicts nothing.
 
-@pytest.mark.parametrize(("before_seed", "after_seed"), [(26, 27), (32, 33)])
-def test_a_checker_squeezed_into_a_line_leaves_a_slot_that_fits_no_look(before_seed: int, after_seed: int) -> None:
-    """Bench seed 3, board 71 (tournament), photo 693: 16/6 squeezes a
-    sixth white checker into the line of five on bottom 7, and the slot
-    laid out for the fifth falls between two of them, fitting no look at
-    all. The reading counts six, as the play has it, so that slot
-    contradicts nothing; every play was ruled out, and the move refused
-    (drawn again with four of fourteen pairs of seeds). The same checker
-    played one pip further (16/5) is illegal."""
-    look, start, _ = bench_board(3, 71)
+    Each move is identified, and the same move one pip further illegal."""
+    look, start, _ = bench_board(3, board)
     calibration = calibrate(start.image, start.corners, lens=Board(**look).lens, tray=start.tray)
-    position, dice = Position.from_id("e+MBwQBGH0NsAA"), Dice(5, 5)
-    play = next(lp for lp in legal_plays(position, dice) if str(lp.play) == "16/11 16/6 9/4")
+    position = Position.from_id(before_id)
+    play = next(lp for lp in legal_plays(position, Dice(*dice)) if str(lp.play) == text)
+    before_seed, after_seed, wrong_seed = seeds
     before = render(light_layout(position, "light"), rng=np.random.default_rng(before_seed), **look).image
-    for shown in (play.after, _one_pip_further(play.after, 6)):
-        image = render(light_layout(shown, "light"), rng=np.random.default_rng(after_seed), **look).image
-        verdict = judge_photo(position, dice, image, calibration=calibration, before_image=before)
+    for shown, seed in ((play.after, after_seed), (_one_pip_further(play.after, point), wrong_seed)):
+        image = render(light_layout(shown, "light"), rng=np.random.default_rng(seed), **look).image
+        verdict = judge_photo(position, Dice(*dice), image, calibration=calibration, before_image=before)
         if shown == play.after:
             assert verdict.verdict == "legal" and verdict.play == play, verdict.refusal
         else:
