@@ -40,6 +40,8 @@ BAR_PROBES_PER_PITCH = 4
 #: How much a band's colour differing from the points beside it counts
 #: towards its being the bar, at most (Lab units, 8-bit scale).
 BAR_CONTRAST = 30.0
+#: The widest bar looked for, as a share of the playing area's width.
+BAR_MOST = 0.2
 #: A frame no calibration fixed the size of (a phone's photo) is read
 #: shrunk to this many px on its longer side, where it is longer: what the
 #: reader measures in the camera's pixels (a caption's edges, samples of
@@ -299,7 +301,7 @@ def to_image(geometry: BoardGeometry, points: npt.ArrayLike) -> FloatArray:
 
 
 def find_bar(
-    rectified: Image, *, min_fraction: float = 0.03, max_fraction: float = 0.2, max_skew: float = 0.02
+    rectified: Image, *, min_fraction: float = 0.03, max_fraction: float = BAR_MOST, max_skew: float = 0.02
 ) -> tuple[float, float]:
     """The bar's left and right edges (rectified x px) in a rectified board
     (height, width, 3).

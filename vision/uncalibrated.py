@@ -40,7 +40,9 @@ colour's least checker-like slots as its empty looks, where checkers
 stand on most points of a colour at the edge, and again with each
 slot's empty look learned from the slots of its kind whose rims are
 weakest) and keeps the fit that explains the photo best, or one nearly
-as good where that one's reading misses checkers (below). A circle
+as good where that one's reading misses checkers (below). A bar found
+as wide as the search for it goes from every corners tried (an arm
+across it: no band looked like a bar), a circle
 bigger than a checker over the board (a dice cup, a hand's palm) and
 something crossing the board's frame (an arm reaching in,
 :func:`vision.refusal.check_frame_crossed`) are refused before any of
@@ -123,7 +125,7 @@ from vision.corners import second_guess
 from vision.errors import CalibrationError, GeometryError
 from vision.features import JUNCTIONS, SlotFeatures, measure, to_lab
 from vision.field import check_field
-from vision.geometry import BoardGeometry, Image, as_points, rectify, working_frame
+from vision.geometry import BAR_MOST, BoardGeometry, Image, as_points, rectify, working_frame
 from vision.layout import Layout
 from vision.read import (
     ReadConfig,
@@ -820,8 +822,10 @@ def read_with_corners(
     reading counts otherwise is not read surely. A dice cup or an arm reaching in
     seen from the corners given is refused; corners snapped from which one
     is seen are not tried (they may have caught another edge, and put the
-    frame's band on the field). Corners known exactly (not ``snap``) are
-    read as given.
+    frame's band on the field). Where the corners given find no bar (one
+    as wide as the search goes), the snapped ones are tried alone, and
+    where neither do, the frame is refused (:func:`_bar_unfound`).
+    Corners known exactly (not ``snap``) are read as given.
 
     Where that reading is short of checkers a side cannot have borne off
     (B4, E1), a layout found nearly as good (``NEARLY``) may hold them: a
@@ -846,8 +850,14 @@ def read_with_corners(
             except GeometryError:  # sides that caught other edges may cross, or leave the picture
                 pass
     fitted: list[_Fitted] = []
+    unfound: Reading | None = None  # the refusal where no corners tried find a bar
     for tried in tries:
         rectified = rectify(image, tried)
+        # no bar found from these corners: others may find it (corners clicked a few px off)
+        no_bar = _bar_unfound(tried)
+        if no_bar is not None:
+            unfound = unfound or refused_reading(no_bar, tried, rectified)
+            continue
         # a circle bigger than a checker: a dice cup (or a hand's palm); a board of one's own is calibrated
         refusal = check_cup(rectified, tried, reference={}, config=RefusalConfig())
         if refusal is None:  # an arm reaching in over the frame
@@ -864,6 +874,8 @@ def read_with_corners(
                 fitted.append(_Fitted(best, fits, rectified, tried, features))
         if refusal is not None and not fitted:  # the corners given (snapped ones may have caught another edge)
             return refused_reading(refusal, tried, rectified)
+    if not fitted and unfound is not None:
+        return unfound
     fitted.sort(key=lambda fit: fit.best.cost)
     reading = _read_fitted(fitted[0], config)
     if len(fitted) == 1 or reading.refusal is not None:
@@ -877,6 +889,24 @@ def read_with_corners(
     if not differ.any() and not bar_differs:
         return reading
     return _doubted(reading, differ, config, bar=bar_differs)
+
+
+def _bar_unfound(geometry: BoardGeometry) -> Refusal | None:
+    """``hand_over_board`` where the bar found is as wide as the search
+    for it goes (:data:`vision.geometry.BAR_MOST` of the playing area):
+    no band between the halves looked like a bar, and the widest won. An
+    arm lying across the bar does that (bench/uncalibrated.py seed 1,
+    photo 81: the bar found twice as wide as it is, and every point read
+    off its place); of the 900 clean photos of seeds 1, 3 and 7, none
+    reached the bound from the renderer's corners (the widest 0.196, seed
+    7 photo 42, a bar found wrongly; the next 0.138), and from corners
+    clicked 3 px off one did: seed 1 photo 124, whose corners snapped to
+    the playing area's edges find the bar."""
+    if geometry.bar[1] - geometry.bar[0] < int(BAR_MOST * geometry.size[0]):
+        return None
+    return Refusal(
+        "hand_over_board", "no bar shows between the halves (something lies over it?): wait until it is clear"
+    )
 
 
 def _read_fitted(fitted: _Fitted, config: ReadConfig) -> Reading:

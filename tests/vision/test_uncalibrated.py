@@ -439,6 +439,21 @@ def test_an_arm_over_a_side_of_the_frame_mostly_taken_for_a_caption_is_refused(
     assert "reaches over" in reading.refusal.message
 
 
+def test_an_arm_across_the_bar_that_leaves_no_bar_to_find_is_refused() -> None:
+    """Bench photo 81 (seed 1, gold-white): a dark sleeve across the frame
+    and the bar, the hand over the field beside it. No band between the
+    halves looked like a bar, so the widest the search tries won (twice the
+    bar's width), every point was laid out off its place and read wrong
+    (unsurely), and the photo was not refused. Clean, the bar is found."""
+    layout = Layout(top=(0, 0, 0, 0, 0, 0, -5, 0, -4, -2, 2, 2), bottom=(-1, -1, 1, 0, 0, -1, 3, 0, -1, 2, 3, 2))
+    reading = _read_bench_photo(1, 81, layout, occlusion="hand")
+    assert reading.refusal is not None and reading.refusal.reason == "hand_over_board"
+    assert "no bar shows" in reading.refusal.message
+    clean = uncalibrated_bench_photo(1, 81, layout)
+    geometry = geometry_from_corners(clean.image, clean.corners)
+    assert geometry.bar[1] - geometry.bar[0] < 0.15 * geometry.size[0]
+
+
 #: Hands not refused on a board never calibrated: a dark sleeve over the
 #: dark frame of the gold-and-white board crosses it unseen, and the
 #: skin over the bar and the points beside it is read as gold checkers,
