@@ -62,7 +62,10 @@ changes it, and with the frame before, one whose tenth checker, laid past
 the line or taken from there, did not change that place, whatever the
 reading counts), and one that changes a pile only past the junctions
 measured (the tenth checker with the photo alone, the eleventh with the
-frame before), which no photo shows unless it counts the pile surely. An
+frame before), which no photo shows unless it counts the pile surely, or,
+against the frame before, the slot that checker lies over (the third
+layer over the first) changed more than the rest of the pile, by half a
+checker or more: a checker borne off instead leaves the pile as it was. An
 outcome that changes a pile rests on it unsurely too where, with the photo
 alone, the reading counts it as the outcome has it but doubtfully (the
 count, not the picture, bears the move out: eight read as nine, as a
@@ -530,6 +533,45 @@ def _pile_disagrees(
         | unshown.any(axis=-1),
         np.bool_,
     )
+
+
+def _topped(
+    counts: npt.NDArray[np.int64],
+    before_counts: npt.NDArray[np.int64],
+    changes: Changes,
+    measured: int,
+    *,
+    config: JudgeConfig,
+) -> npt.NDArray[np.bool_]:
+    """(2, 12) the piles an outcome (``counts``) changes only past the
+    junctions ``measured`` (of :attr:`Changes.junctions`) whose change
+    shows where the third layer lies: layers alternate, and the eleventh
+    checker lies over the first slot, the twelfth over the second. Each
+    slot the outcome lays such a checker on or takes one from changed
+    since the frame before (:attr:`Changes.distance`) more than any other
+    slot of the pile, and by half a checker or more past the least of
+    them (a checker's face against the rims it covers, measured as at the
+    junction beside it, :attr:`Changes.junction_scale`, and measurably:
+    a dark checker's rims may look much like its face)."""
+    topped = np.zeros(counts.shape, np.bool_)
+    if changes.junction_scale is None:
+        return topped
+    slots = changes.distance.shape[-1]
+    low, high = np.minimum(np.abs(counts), np.abs(before_counts)), np.maximum(np.abs(counts), np.abs(before_counts))
+    for row, col in zip(*np.nonzero((counts != before_counts) & (low >= LINE + measured)), strict=True):
+        # the slots of the third layer's checkers the outcome lays or takes away
+        laid = np.arange(int(low[row, col]), int(high[row, col])) - 2 * LINE
+        if laid[0] < 0 or laid[-1] >= slots or (changes.blind is not None and changes.blind[row, col, laid].any()):
+            continue  # (a slot a lamp's reflection washed out changes with the light alone)
+        change = changes.distance[row, col]
+        rest = np.delete(change, laid)
+        dark = int(counts[row, col] < 0)
+        scale = changes.junction_scale[row, col, np.minimum(laid, JUNCTIONS - 1), dark]
+        share = (change[laid] - rest.min()) / np.maximum(scale, 1e-3)
+        topped[row, col] = bool(
+            (change[laid] > rest.max()).all() and (share >= 0.5).all() and (scale > config.min_change).all()
+        )
+    return topped
 
 
 def _untouched(
@@ -1002,10 +1044,15 @@ def judge_reading(
         # reading counts no junction past the line): no photo shows that,
         # unless it counts the pile surely
         measured = JUNCTIONS if changes is None or changes.junctions is None else changes.junctions.shape[-1]
+        # ... or, against the frame before, where the slot its eleventh checker lies over changed
+        topped = (
+            np.zeros_like(pile) if changes is None else _topped(counts, before_counts, changes, measured, config=config)
+        )
         pile_moved |= (
             (counts != before_counts)
             & (np.minimum(np.abs(counts), np.abs(before_counts)) >= LINE + measured)
             & ~(sure_piles & (counts == seen_counts))
+            & ~topped
         )
         # a pile counted surely that differs
         piles = (np.abs(counts) >= LINE) & (np.abs(seen_counts) >= LINE) & (counts != seen_counts) & sure_piles
@@ -1033,7 +1080,7 @@ def judge_reading(
         # the move shows: a slot changes, a pile surely counted as the outcome has it (or counted so,
         # where its junctions changed as the outcome changes them), the bar or the tray
         pile_moves = (counts != before_counts) & (np.abs(counts) >= LINE) & (counts == seen_counts) & sure_piles
-        pile_moves |= shown
+        pile_moves |= shown | topped
         bar_moves = (layout.bar_light, layout.bar_dark) != before_bar and (
             bar_sure or (bar_moved and (layout.bar_light, layout.bar_dark) == shown_bar)
         )

@@ -507,6 +507,45 @@ def test_a_move_the_looks_barely_or_never_fit_is_identified_and_one_pip_further_
             assert verdict.verdict == "illegal", verdict.refusal
 
 
+@pytest.mark.parametrize(
+    ("bench", "board", "before_id", "dice", "mover", "text", "point"),
+    [
+        (1, 48, "ewAAgPtfgAAAAA", (3, 3), "light", "11/2 3/off", 2),  # gold-white, photo 471
+        (3, 20, "ezJHAwD/owQBQA", (5, 3), "dark", "bar/20 4/1", 1),  # dark-felt, photo 193
+    ],
+)
+def test_an_eleventh_checker_laid_on_a_pile_shows_over_its_first_slot_and_one_borne_off_instead_does_not(
+    bench: int, board: int, before_id: str, dice: tuple[int, int], mover: str, text: str, point: int
+) -> None:
+    """A pile of ten takes its eleventh checker over its first slot (layers
+    alternate), past the junctions the judge measures: no reading counts
+    it, and every such move was refused (bench/vision.py seed 1, photo
+    471, and seed 3, photo 193, drawn again on their boards). Against the
+    frame before, that slot changed more than any other of the pile, by
+    half a checker's face against the rims it covers: the move is
+    identified. The same move with that checker borne off instead leaves
+    the pile as it was, and is not passed as legal."""
+    look, start, _ = bench_board(bench, board)
+    calibration = calibrate(start.image, start.corners, lens=Board(**look).lens, tray=start.tray)
+    position = Position.from_id(before_id)
+    play = next(lp for lp in legal_plays(position, Dice(*dice)) if str(lp.play) == text)
+    home = "bottom-right" if mover == "light" else "top-right"
+    me = list(play.after.me)
+    me[point] -= 1
+    me[0] += 1  # borne off (0: off)
+    gone = Position(tuple(me), play.after.them)
+    before = render(light_layout(position, mover), rng=np.random.default_rng(10), **look).image
+    for shown in (play.after, gone):
+        image = render(light_layout(shown, mover), rng=np.random.default_rng(11), **look).image
+        verdict = judge_photo(
+            position, Dice(*dice), image, calibration=calibration, mover=mover, home=home, before_image=before
+        )  # type: ignore[arg-type]
+        if shown == play.after:
+            assert verdict.verdict == "legal" and verdict.play == play, verdict.refusal
+        else:
+            assert verdict.verdict == "refused", verdict.play
+
+
 def test_a_checker_laid_on_a_pile_may_change_the_slot_beside_it_but_one_laid_there_instead_is_illegal() -> None:
     """A checker laid on a pile of five, seen to the side by a slanted
     camera, lies over part of the corner checker on the next point, whose
