@@ -33,6 +33,7 @@ from vision.judge import (
     PhotoVerdict,
     _junction_shares,
     _pile_disagrees,
+    _topped,
     along_lines,
     changes_since,
     judge_photo,
@@ -1025,9 +1026,10 @@ def test_a_tenth_checker_past_the_line_must_show_where_no_reading_counts_it() ->
 def test_a_pile_changed_only_past_its_second_layer_is_not_read_surely() -> None:
     """Nine checkers on a point fill its line and the junctions between
     them, and a tenth lies past them; an eleventh lies on top, where no
-    photo shows it (the reader counts such a pile as nine, unsurely). 8/7 8/6 lays it on the 6-point; the photo
-    shows only that two checkers left the 8-point and one came to the
-    7-point, as it would had the other gone anywhere else unseen."""
+    photo alone shows it (the reader counts such a pile as nine,
+    unsurely). 8/7 8/6 lays it on the 6-point; the photo shows only that
+    two checkers left the 8-point and one came to the 7-point, as it would
+    had the other gone anywhere else unseen."""
     me = [0] * 26
     me[6], me[8] = 10, 5
     them = [0] * 26
@@ -1046,6 +1048,38 @@ def test_a_pile_changed_only_past_its_second_layer_is_not_read_surely() -> None:
     reading.counts[six] = 11
     sure = judge_reading(before, dice, replace(reading, pile_confidence=np.ones((2, 12), np.float32)))
     assert sure.verdict == "legal" and sure.play is not None and sure.play.after == play.after
+
+
+def test_an_eleventh_checker_shows_where_its_slot_changed_most_of_the_pile_and_measurably() -> None:
+    """Against the frame before, a pile of ten given an eleventh checker
+    (its third layer over the first slot) shows the move where that slot
+    changed more than the rest of the pile, by half a checker's face
+    against the rims it covers past the least of them; not where another
+    slot changed as much (a pile nudged), where that change is too small
+    to measure (a dark checker's rims much like its face), or where a
+    lamp's reflection washed the slot out (it changes with the light)."""
+
+    def topped(slot_zero: float, *, other: float = 4.0, scale: float = 30.0, blind: bool = False) -> bool:
+        counts, before = np.zeros((2, 12), np.int64), np.zeros((2, 12), np.int64)
+        counts[1, 10], before[1, 10] = 11, 10
+        distance = np.full((2, 12, 5), 3.0, np.float32)
+        distance[1, 10, :2] = (slot_zero, other)
+        washed = np.zeros((2, 12, 5), np.bool_)
+        washed[1, 10, 0] = blind
+        changes = Changes(
+            distance=distance,
+            scale=np.full((2, 12, 5, 3, 3), 40.0, np.float32),
+            junctions=np.full((2, 12, 5), 3.0, np.float32),
+            junction_scale=np.full((2, 12, 5, 2), scale, np.float32),
+            blind=washed,
+        )
+        return bool(_topped(counts, before, changes, 5, config=JudgeConfig())[1, 10])
+
+    assert topped(20.0)
+    assert not topped(14.0)  # (14 - 3) / 30: a third of a checker
+    assert not topped(20.0, other=21.0)
+    assert not topped(9.0, scale=10.0)  # 0.6 of a checker, but a checker changes it by 10: below min_change
+    assert not topped(20.0, blind=True)
 
 
 def _judged_against_the_frame_before(
