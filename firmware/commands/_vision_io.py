@@ -35,13 +35,21 @@ def add_board_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def read_image(path: str, *, what: str = "image") -> npt.NDArray[np.uint8]:
-    """A colour image (h, w, 3) BGR uint8 from ``path``."""
+    """A colour image (h, w, 3) BGR uint8 from ``path``, turned upright as
+    its EXIF orientation says (a phone photo, as a viewer shows it and its
+    corners are clicked there). A missing file or a folder is named as
+    such before OpenCV is asked (which would print its own warning)."""
+    from pathlib import Path
+
     import cv2
     import numpy as np
 
+    if not Path(path).is_file():
+        problem = "it is a folder" if Path(path).is_dir() else "no such file"
+        raise BadInput(f"{what} {path!r}: {problem} (expected a PNG or JPEG file)")
     image = cv2.imread(path, cv2.IMREAD_COLOR)
     if image is None:
-        raise BadInput(f"{what} {path!r}: cannot read it (expected an existing PNG or JPEG file)")
+        raise BadInput(f"{what} {path!r}: cannot read it as an image (expected a PNG or JPEG file)")
     return np.asarray(image, np.uint8)
 
 

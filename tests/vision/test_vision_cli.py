@@ -155,9 +155,9 @@ def test_calibrate_from_corners_a_few_pixels_off_says_so_and_suggests_others(
 @pytest.mark.parametrize(
     ("argv", "words"),
     [
-        (["calibrate", "missing.png", "-o", "x.json"], "cannot read it"),
+        (["calibrate", "missing.png", "-o", "x.json"], "'missing.png': no such file"),
         (["calibrate", "{start}", "--corners", "1,2 3", "-o", "x.json"], "expected 4 pairs"),
-        (["calibrate", "{start}", "--empty", "missing.png", "-o", "x.json"], "--empty 'missing.png': cannot read it"),
+        (["calibrate", "{start}", "--empty", "missing.png", "-o", "x.json"], "--empty 'missing.png': no such file"),
     ],
 )
 def test_calibrate_bad_input(
@@ -202,7 +202,7 @@ def test_detect_refuses_with_a_reason(files: dict[str, str], capsys: pytest.Capt
 @pytest.mark.parametrize(
     ("argv", "words"),
     [
-        (["detect", "missing.png", "--calibration", "{board}"], "cannot read it"),
+        (["detect", "missing.png", "--calibration", "{board}"], "'missing.png': no such file"),
         (["detect", "{start}"], "give --corners"),
         (["detect", "{start}", "--corners", "{corners}", "--calibration", "{board}"], "not both"),
         (["detect", "{start}", "--calibration", "{junk}"], "not JSON"),
@@ -214,6 +214,46 @@ def test_detect_bad_input_names_it(
 ) -> None:
     assert main([a.format(**files) for a in argv]) == 2
     assert words in capsys.readouterr().err
+
+
+def test_an_image_that_is_missing_a_folder_or_no_image_is_named_so_and_nothing_else_is_printed(
+    files: dict[str, str], tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """Each says what is wrong with the file, in one line: OpenCV's own
+    warning about a file it cannot open (printed by the library itself,
+    past Python) does not reach the user."""
+    junk = tmp_path / "junk.jpg"
+    junk.write_bytes(b"not an image at all")
+    for image, words in (
+        (tmp_path / "missing.jpg", "no such file"),
+        (tmp_path, "it is a folder"),
+        (junk, "cannot read it as an image"),
+    ):
+        assert main(["detect", str(image), "--calibration", files["board"]]) == 2
+        err = capfd.readouterr().err
+        assert words in err and f"{str(image)!r}" in err
+        assert len(err.strip().splitlines()) == 1, err
+
+
+def test_a_phone_photo_is_read_upright_as_its_exif_orientation_says(tmp_path: Path) -> None:
+    """A phone stores a photo taken sideways as the sensor saw it, with an
+    EXIF orientation (6: turn it a quarter clockwise) that viewers obey:
+    the corners a person clicks are on the upright photo, and so is the
+    image read."""
+    from firmware.commands._vision_io import read_image
+
+    sensor = np.zeros((60, 100, 3), np.uint8)
+    sensor[:, :50] = (0, 0, 255)  # the left half red, as the sensor saw it
+    jpeg = cv2.imencode(".jpg", sensor)[1].tobytes()
+    # an APP1 segment: "Exif", a big-endian TIFF header, one IFD entry: orientation (0x0112) = 6
+    tiff = b"MM\x00\x2a" + (8).to_bytes(4, "big") + (1).to_bytes(2, "big")
+    tiff += bytes.fromhex("0112 0003 00000001 0006 0000") + (0).to_bytes(4, "big")
+    exif = b"Exif\x00\x00" + tiff
+    photo = tmp_path / "sideways.jpg"
+    photo.write_bytes(jpeg[:2] + b"\xff\xe1" + (len(exif) + 2).to_bytes(2, "big") + exif + jpeg[2:])
+    upright = read_image(str(photo))
+    assert upright.shape == (100, 60, 3)
+    assert upright[:45, :, 2].mean() > 200 and upright[55:, :, 2].mean() < 50  # the red half on top
 
 
 START_ID = Position.start().position_id()
@@ -270,7 +310,10 @@ def test_judge_image_refused(files: dict[str, str], capsys: pytest.CaptureFixtur
     ("argv", "words"),
     [
         (["judge", START_ID, "77", "--image", "{after}", "--calibration", "{board}"], "dice"),
-        (["judge", START_ID, "31", "--image", "missing.png", "--calibration", "{board}"], "cannot read it"),
+        (
+            ["judge", START_ID, "31", "--image", "missing.png", "--calibration", "{board}"],
+            "'missing.png': no such file",
+        ),
         (["judge", START_ID, "31", "--image", "{after}"], "give --corners"),
     ],
 )
