@@ -136,6 +136,12 @@ def _outline(corners: FloatArray) -> FloatArray:
     return corners
 
 
+#: No side of the playing area is shorter than this share of its longest, in
+#: any photo a board can be read from (a board seen from low down shows its
+#: far side short, foreshortened and further away: a third or so).
+SHORTEST_SIDE = 0.1
+
+
 def check_corners(corners: FloatArray, *, image_shape: tuple[int, ...] | None = None) -> None:
     """Raise :class:`GeometryError` unless ``corners`` (n, 2) form a convex,
     clockwise (TL, TR, BR, BL) quadrilateral of a useful size."""
@@ -150,6 +156,14 @@ def check_corners(corners: FloatArray, *, image_shape: tuple[int, ...] | None = 
         raise GeometryError(
             f"corners {quad.tolist()!r}: expected a convex quadrilateral in the order TL, TR, BR, BL "
             "(clockwise on the image)"
+        )
+    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    if sides.min() < SHORTEST_SIDE * sides.max():
+        i = int(sides.argmin())
+        names = ("TL", "TR", "BR", "BL")
+        raise GeometryError(
+            f"corners {quad.tolist()!r}: {names[i]} and {names[(i + 1) % 4]} are {sides[i]:.0f} px apart, "
+            f"less than {SHORTEST_SIDE:.0%} of the longest side ({sides.max():.0f} px): a corner given twice?"
         )
     area = 0.5 * abs(float(cv2.contourArea(quad)))
     if area < 48 * 48:

@@ -86,6 +86,16 @@ def test_parse_corners_rejects_bad_input_naming_it(text: str) -> None:
     assert repr(text) in str(err.value) or "corners" in str(err.value)
 
 
+def test_a_corner_given_twice_is_named() -> None:
+    """Two corners a pixel apart (one clicked twice) still make a convex
+    quadrilateral of a fair area, which is a triangle: the corners name the
+    two and say what is wrong, instead of a board read off its place."""
+    with pytest.raises(GeometryError) as err:
+        parse_corners("399.5,247.9 400,248 970.6,590.5 471.1,668.9")
+    assert "TL and TR are 1 px apart" in str(err.value) and "given twice" in str(err.value)
+    parse_corners(format_corners(CORNERS))  # a board seen from the side keeps its far side long enough
+
+
 def test_rectify_inverts_a_known_homography() -> None:
     board = _pattern()
     image = _project(board, CORNERS)
