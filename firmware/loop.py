@@ -541,6 +541,8 @@ class RefereeLoop:
         if mode not in (ref.Mode.SETUP, ref.Mode.GAME_OVER, ref.Mode.CHECKING) or self.calibration is None:
             self._feeding = False  # no view needed: the frame only shows the camera is there
             return
+        if not self._fits_calibration(frame.image):
+            return
         if not self._feeding:  # the gate has not seen the frames in between
             self.gate.reset()
             self._feeding = True
@@ -564,6 +566,24 @@ class RefereeLoop:
             self.dispatch(ref.BoardSeen(reading.layout()))
             if self.state.mode == ref.Mode.OPENING:
                 self._before_image, self._before_reading = frame.image, None  # read as the judge reads
+
+    def _fits_calibration(self, image: npt.NDArray[np.uint8]) -> bool:
+        """Whether the camera's frame is of the size the calibration was made on; where it is
+        not (another camera or resolution), the fault that there is no calibration for it,
+        said once, until it is."""
+        from vision.errors import ImageError
+
+        assert self.calibration is not None
+        try:
+            self.calibration.check_frame_size(image, what="the camera's frame")
+        except ImageError as exc:
+            if Fault.NO_CALIBRATION not in self._camera_faults:
+                log.warning("%s", exc)
+            self._feeding = False
+            self._set_camera_faults(self._camera_faults | {Fault.NO_CALIBRATION})
+            return False
+        self._set_camera_faults(self._camera_faults - {Fault.NO_CALIBRATION})
+        return True
 
     def _read(self, image: npt.NDArray[np.uint8]) -> Reading | None:
         """The stability gate's reader; while a move is checked, against the frame before it

@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.colours import EMPTY, ColourModel, borrowed, layout_states, learn_from_layout
-from vision.errors import CalibrationError, GeometryError, MarkerError
+from vision.errors import CalibrationError, GeometryError, ImageError, MarkerError
 from vision.features import estimate_pitch, measure, stack_pitch
 from vision.geometry import DEFAULT_WIDTH_PX, BoardGeometry, Image, Lens, as_points, make_geometry, rectify
 from vision.glare import Glare, find_glare
@@ -96,6 +96,17 @@ class Calibration:
     """The bear-off tray, where the calibration includes it (:mod:`vision.trays`)."""
     glare: Glare | None = None
     """A lamp's reflection on the board, taken away from every frame (:mod:`vision.glare`)."""
+
+    def check_frame_size(self, image: Image, *, what: str = "the frame") -> None:
+        """Raise :class:`ImageError` where ``image`` is not of the size the
+        calibration was made on (another camera or resolution: every place
+        it knows would be wrong)."""
+        height, width = image.shape[:2]
+        if self.image_size != (0, 0) and (width, height) != self.image_size:
+            raise ImageError(
+                f"{what} is {width}x{height} px, the calibration was made on "
+                f"{self.image_size[0]}x{self.image_size[1]}: use that camera and resolution, or calibrate again"
+            )
 
     @property
     def light_home(self) -> str:

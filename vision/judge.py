@@ -1247,6 +1247,9 @@ def judge_photo(
         return judge_reading(
             before, dice, reading, mover=mover, home=home, rules=rules, config=config, allow_illegal=False
         )
+    calibration.check_frame_size(image, what="the photo")
+    if before_image is not None:
+        calibration.check_frame_size(before_image, what="the frame before")
     before_reading = None if before_image is None else read_board(before_image, calibration, hold=False)
     if before_reading is not None and before_reading.refusal is not None:
         # no change can be measured against it: the photo must do alone

@@ -1618,7 +1618,9 @@ def read_board(image: Image, calibration: Calibration, *, since: Reading | None 
     bar. ``since``: the reading of an earlier frame of the same camera, not
     refused: only what changed since then can be a hand over the board.
     ``hold``: see :func:`read_rectified` (a judge whose every outcome holds
-    each side's checkers asks for what the photo shows)."""
+    each side's checkers asks for what the photo shows). A frame of another
+    size than the calibration's raises :class:`vision.errors.ImageError`."""
+    calibration.check_frame_size(image)
     geometry = calibration.geometry
     rectified, refusal = check_frame(image, calibration)
     if refusal is not None:

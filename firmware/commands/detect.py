@@ -74,13 +74,6 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         if calibration is not None:
-            if calibration.image_size != (image.shape[1], image.shape[0]):
-                print(
-                    f"nardref detect: image {args.image!r} is {image.shape[1]}x{image.shape[0]} px, "
-                    f"the calibration was made on {calibration.image_size[0]}x{calibration.image_size[1]}",
-                    file=sys.stderr,
-                )
-                return 2
             reading = read_board(image, calibration)
         else:
             assert corners is not None

@@ -108,6 +108,28 @@ def test_loop_camera_lost_pauses_the_clock_and_resumes_when_back(tmp_path: Path)
     loop.close()
 
 
+def test_loop_a_camera_giving_frames_of_another_size_than_the_calibration_s_is_a_fault_not_a_crash(
+    tmp_path: Path,
+) -> None:
+    """A camera set to another resolution (or another camera) puts every
+    place the calibration knows elsewhere: its frames are not read, the
+    referee shows that it has no calibration for them, and once frames of
+    the calibration's size come again, the fault clears."""
+    from tests.vision.vision_boards import calibrated, plain_board
+
+    board = plain_board("wood")
+    clock = FakeClock()
+    camera = FakeCamera(clock)  # 200x120 frames
+    loop = make_loop(tmp_path, clock=clock, source=camera, calibration=calibrated(board))
+    assert loop.state.mode == ref.Mode.SETUP
+    loop.run(max_s=1.0)
+    assert Fault.NO_CALIBRATION in loop.state.faults
+    camera.image = board.shoot(START, 7).image  # the calibration's 1280x720
+    loop.run(max_s=1.0)
+    assert Fault.NO_CALIBRATION not in loop.state.faults
+    loop.close()
+
+
 def test_loop_dice_are_on_disk_before_the_leds_show_them(tmp_path: Path) -> None:
     journal = tmp_path / "journal.jsonl"
     dice_leds = [i for grid in LAYOUT.dice[0] + LAYOUT.dice[1] for row in grid for i in row]

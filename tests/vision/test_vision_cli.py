@@ -235,6 +235,23 @@ def test_an_image_that_is_missing_a_folder_or_no_image_is_named_so_and_nothing_e
         assert len(err.strip().splitlines()) == 1, err
 
 
+def test_a_frame_of_another_size_than_the_calibration_s_is_named(
+    files: dict[str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Another camera or resolution puts every place the calibration knows
+    elsewhere: the photo, or the frame before, is bad input saying so (not
+    a refusal as too dark, or a reading of the wrong places)."""
+    small = tmp_path / "small.png"
+    cv2.imwrite(str(small), cv2.resize(cv2.imread(files["start"]), (640, 360)))
+    assert main(["detect", str(small), "--calibration", files["board"]]) == 2
+    assert "is 640x360 px, the calibration was made on 1280x720" in capsys.readouterr().err
+    judge = ["judge", START_ID, "31", "--calibration", files["board"]]
+    assert main([*judge, "--image", files["after"], "--before-image", str(small)]) == 2
+    assert "the frame before is 640x360 px" in capsys.readouterr().err
+    assert main([*judge, "--image", str(small), "--before-image", files["start"]]) == 2
+    assert "the photo is 640x360 px" in capsys.readouterr().err
+
+
 def test_a_phone_photo_is_read_upright_as_its_exif_orientation_says(tmp_path: Path) -> None:
     """A phone stores a photo taken sideways as the sensor saw it, with an
     EXIF orientation (6: turn it a quarter clockwise) that viewers obey:
