@@ -23,7 +23,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The photo judge's options on the ``judge`` parser."""
     group = parser.add_argument_group("judging a photo")
     group.add_argument("--image", metavar="PHOTO", help="photo of the board after the move (replaces AFTER)")
-    group.add_argument("--before-image", metavar="PHOTO", help="photo from before the move, same camera (more robust)")
+    group.add_argument(
+        "--before-image",
+        metavar="PHOTO",
+        help="photo from before the move, same camera (with --calibration: what changed is judged, more robustly)",
+    )
     group.add_argument(
         "--corners",
         metavar='"x,y x,y x,y x,y"',
@@ -58,6 +62,10 @@ def run(args: argparse.Namespace) -> int:
     except (BadInput, NardrefError) as exc:
         print(f"nardref judge: {exc}", file=sys.stderr)
         return 2
+    if before_image is not None and calibration is None:
+        print(
+            "nardref judge: --before-image is used with --calibration only: the photo is judged alone", file=sys.stderr
+        )
     from vision.errors import VisionError
     from vision.judge import judge_photo
 

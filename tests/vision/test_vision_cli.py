@@ -252,6 +252,17 @@ def test_a_frame_of_another_size_than_the_calibration_s_is_named(
     assert "the photo is 640x360 px" in capsys.readouterr().err
 
 
+def test_judge_says_a_frame_before_is_not_used_without_a_calibration(
+    files: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """With corners alone the photo is judged alone: a frame before given
+    too is said to be unused, not silently dropped."""
+    argv = ["judge", START_ID, "31", "--image", files["after"], "--corners", files["corners"]]
+    code = main([*argv, "--before-image", files["start"]])
+    assert code in (0, 3)
+    assert "--before-image is used with --calibration only" in capsys.readouterr().err
+
+
 def test_a_phone_photo_is_read_upright_as_its_exif_orientation_says(tmp_path: Path) -> None:
     """A phone stores a photo taken sideways as the sensor saw it, with an
     EXIF orientation (6: turn it a quarter clockwise) that viewers obey:
