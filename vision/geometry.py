@@ -136,9 +136,10 @@ def _outline(corners: FloatArray) -> FloatArray:
     return corners
 
 
-#: No side of the playing area is shorter than this share of its longest, in
-#: any photo a board can be read from (a board seen from low down shows its
-#: far side short, foreshortened and further away: a third or so).
+#: No side of the playing area is shorter than this share of its longest in
+#: a photo a board can be read from: one seen from low down shows its sides
+#: foreshortened and its far side further away, but points no checker could
+#: be read on come long before a tenth. Shorter: a corner given twice.
 SHORTEST_SIDE = 0.1
 
 
