@@ -104,7 +104,7 @@ rules out every outcome, the verdict is a refusal.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, NamedTuple
 
@@ -683,6 +683,20 @@ def _laid_for_the_waiting_side(
     )
 
 
+def _listed(names: Sequence[str], one: str = "", many: str = "") -> str:
+    """``names`` as a phrase (``"top 3, top 5 and bar"``), followed by the
+    verb ``one`` or ``many`` as there are one or more of them.
+
+    >>> _listed(["bottom 7"], "is", "are")
+    'bottom 7 is'
+    >>> _listed(["top 3", "top 5", "bar"], "is", "are")
+    'top 3, top 5 and bar are'
+    """
+    phrase = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+    verb = one if len(names) == 1 else many
+    return f"{phrase} {verb}" if verb else phrase
+
+
 def _on_bar(reading: Reading) -> tuple[int, int]:
     """The light, dark checkers ``reading`` shows on the bar: those it
     counts, and those past the room its points leave that look nothing like
@@ -1132,7 +1146,9 @@ def judge_reading(
             return PhotoVerdict(
                 "refused",
                 refusal=Refusal(
-                    "ambiguous", f"only {chosen.plays[0].play} fits, but {', '.join(names)} are not read surely", names
+                    "ambiguous",
+                    f"only {chosen.plays[0].play} fits, but {_listed(names, 'is', 'are')} not read surely",
+                    names,
                 ),
                 reading=reading,
             )
@@ -1160,7 +1176,7 @@ def judge_reading(
             refusal=Refusal(
                 "ambiguous",
                 f"the photo fits {consistent[0].plays[0].play} and {consistent[1].plays[0].play}: "
-                f"cannot tell {', '.join(names) or 'them'} apart",
+                f"cannot tell {_listed(names) if names else 'them'} apart",
                 names,
             ),
             reading=reading,
@@ -1171,8 +1187,13 @@ def judge_reading(
         unsure = [s for s in scores if not s.disproved] or list(scores)
         unsure.sort(key=lambda s: -s.log_likelihood)
         names = tuple(place(int(r), int(c)) for r, c in zip(*np.nonzero(unsure[0].contradicted), strict=True))
-        why = "are not read surely" if allow_illegal else "disagree, but without a calibration the photo is not proof"
-        reasons = [f"{', '.join(names)} {why}"] if names else []
+        reasons = []
+        if names and allow_illegal:
+            reasons.append(f"{_listed(names, 'is', 'are')} not read surely")
+        elif names:
+            reasons.append(
+                f"{_listed(names, 'disagrees', 'disagree')}, but without a calibration the photo is not proof"
+            )
         if unsure[0].tray_contradicted and tray is not None:
             outcome = unsure[0].layout
             held = [

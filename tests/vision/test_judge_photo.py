@@ -1044,6 +1044,7 @@ def test_a_pile_changed_only_past_its_second_layer_is_not_read_surely() -> None:
     verdict = judge_reading(before, dice, replace(reading, pile_confidence=np.full((2, 12), 0.3, np.float32)))
     assert verdict.verdict == "refused" and verdict.refusal is not None
     assert "bottom 7" in verdict.refusal.points
+    assert "bottom 7 is not read surely" in verdict.refusal.message, verdict.refusal.message
     # counted surely as eleven (a reader that could), the move shows
     reading.counts[six] = 11
     sure = judge_reading(before, dice, replace(reading, pile_confidence=np.ones((2, 12), np.float32)))
