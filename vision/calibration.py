@@ -23,7 +23,16 @@ import numpy.typing as npt
 from vision.colours import EMPTY, ColourModel, borrowed, layout_states, learn_from_layout
 from vision.errors import CalibrationError, GeometryError, ImageError, MarkerError
 from vision.features import estimate_pitch, measure, stack_pitch
-from vision.geometry import DEFAULT_WIDTH_PX, BoardGeometry, Image, Lens, as_points, make_geometry, rectify
+from vision.geometry import (
+    DEFAULT_WIDTH_PX,
+    BoardGeometry,
+    Image,
+    Lens,
+    as_points,
+    check_turn,
+    make_geometry,
+    rectify,
+)
 from vision.glare import Glare, find_glare
 from vision.layout import Layout
 from vision.occlusion import borrowed_area, decode, empty_board, encode
@@ -332,9 +341,11 @@ def calibrate(
     the frame's shadow falls on them) instead of borrowing it from other
     points. ``tray``: the bear-off tray's corners (4, 2) in image px, the
     first two along one end (:class:`vision.trays.Tray`), to count the
-    checkers borne off. A lamp's reflection on the board is found and taken
-    away from this and every later frame (:mod:`vision.glare`), unless the
-    starting position no longer reads back without it. Raises
+    checkers borne off; ``corners`` that seem given a quarter turn off
+    raise :class:`GeometryError` (:func:`vision.geometry.check_turn`). A
+    lamp's reflection on the board is found and taken away from this and
+    every later frame (:mod:`vision.glare`), unless the starting position
+    no longer reads back without it. Raises
     :class:`CalibrationError` naming the points that are not set up as the
     starting position, or where the empty board is not empty."""
     from vision.markers import find_board_outline, find_marker_corners
@@ -351,6 +362,7 @@ def calibrate(
             rotations = True
     else:
         quad = np.asarray(corners, np.float32).reshape(-1, 2)
+        check_turn(image, quad)  # (markers name their corners; the outline is tried both ways below)
     best: tuple[tuple[int, float], BoardGeometry, Layout, ColourModel, bool, bool] | None = None
     for order in _orders(quad, rotations=rotations):
         try:

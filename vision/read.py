@@ -43,7 +43,16 @@ from vision.features import (
     stretch_along,
     to_lab,
 )
-from vision.geometry import BAR_PROBES_PER_PITCH, BoardGeometry, Image, as_points, make_geometry, rectify, working_frame
+from vision.geometry import (
+    BAR_PROBES_PER_PITCH,
+    BoardGeometry,
+    Image,
+    as_points,
+    check_turn,
+    make_geometry,
+    rectify,
+    working_frame,
+)
 from vision.glare import rectify_without
 from vision.layout import Layout
 from vision.lines import line_shifts, shifted
@@ -1687,8 +1696,11 @@ def geometry_from_corners(image: Image, corners: npt.ArrayLike) -> BoardGeometry
     be seen so far askew that its checkers are too oval to pass for
     circles: it is rectified again at each of
     :data:`vision.features.ASKEW_TRIALS`, and of those whose circles show
-    steps, the one with the most circles (more than at first) is kept."""
+    steps, the one with the most circles (more than at first) is kept.
+    Corners that seem given a quarter turn off raise :class:`GeometryError`
+    (:func:`vision.geometry.check_turn`)."""
     small, working = working_frame(image, corners)
+    check_turn(image, corners)
     geometry, rectified, found = _stretched(small, working, 1.0)
     stretch = 1.0
     if spacing_pitch(found) is None:

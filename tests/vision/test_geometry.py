@@ -9,13 +9,14 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.vision.vision_boards import START, plain_board
+from tests.vision.vision_boards import START, game_position, light_layout, plain_board, random_board
 from vision.errors import GeometryError
 from vision.geometry import (
     WORKING_SIDE,
     BoardGeometry,
     Lens,
     bar_slot_centres,
+    check_turn,
     find_bar,
     format_corners,
     make_geometry,
@@ -164,6 +165,26 @@ def test_make_geometry_finds_the_bar_of_a_rendered_board() -> None:
     expected = (shot.bar_fraction[0] * width, shot.bar_fraction[1] * width)
     assert abs(geometry.bar[0] - expected[0]) < 0.02 * width
     assert abs(geometry.bar[1] - expected[1]) < 0.02 * width
+
+
+@pytest.mark.parametrize(("seed", "style"), [(3, "wood"), (5, "felt-green"), (11, "tournament"), (2, "red-white")])
+def test_corners_a_quarter_turn_off_are_named_with_the_order_that_fits(seed: int, style: str) -> None:
+    """The edge TL->TR runs along a row of twelve points: corners given a
+    quarter turn off (either way) are bad input, named with the order that
+    fits, which passes; the corners as given right, or half a turn off
+    (the two rows swapped, which reads as well), pass. (Read as given, a
+    quarter turn off is refused as something over the middle of the board.)"""
+    position, mover = game_position(seed, 12)
+    shot = random_board(seed, style).shoot(light_layout(position, mover), seed)
+    right = np.asarray(shot.corners, np.float32)
+    check_turn(shot.image, right)
+    check_turn(shot.image, np.roll(right, 2, axis=0))
+    for turned in (np.roll(right, 1, axis=0), np.roll(right, -1, axis=0)):
+        with pytest.raises(GeometryError, match="seem a quarter turn off") as caught:
+            check_turn(shot.image, turned)
+        given = parse_corners(str(caught.value).split('--corners "')[1].rstrip('"'))
+        check_turn(shot.image, given)
+        assert not np.allclose(given, turned, atol=0.1)
 
 
 def test_slots_lie_on_their_points_and_stack_from_the_edges() -> None:

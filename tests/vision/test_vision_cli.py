@@ -51,6 +51,7 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
         "board": str(root / "board.json"),
         "junk": str(root / "junk.json"),
         "corners": format_corners(start.corners),
+        "turned": format_corners(np.roll(np.asarray(start.corners), 1, axis=0)),  # BL given first
     }
 
 
@@ -207,6 +208,9 @@ def test_detect_refuses_with_a_reason(files: dict[str, str], capsys: pytest.Capt
         (["detect", "{start}", "--corners", "{corners}", "--calibration", "{board}"], "not both"),
         (["detect", "{start}", "--calibration", "{junk}"], "not JSON"),
         (["detect", "{start}", "--corners", "0,0 10,0 10,10"], "expected 4 pairs"),
+        (["detect", "{start}", "--corners", "{turned}"], "seem a quarter turn off"),
+        (["calibrate", "{start}", "--corners", "{turned}", "-o", "{root}/t.json"], "seem a quarter turn off"),
+        (["judge", "4HPwATDgc/ABMA", "31", "--image", "{after}", "--corners", "{turned}"], "seem a quarter turn off"),
     ],
 )
 def test_detect_bad_input_names_it(
