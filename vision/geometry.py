@@ -410,8 +410,7 @@ def _best_bar(
 #: rendered photos of random boards and positions, corners 3 px off: given
 #: right, the board turned back alternates less, by 2.5 or more; a quarter
 #: turn off, it alternates more, by 15 or more in 236 of them (the rest,
-#: by 2 to 12, are read as given, and refused: as something over the
-#: middle of the board, or no bar seen).
+#: by 2 to 12, are read as given, and refused).
 TURNED = 15.0
 
 
