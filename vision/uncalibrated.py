@@ -894,14 +894,14 @@ def read_with_corners(
 def _bar_unfound(geometry: BoardGeometry) -> Refusal | None:
     """``hand_over_board`` where the bar found is as wide as the search
     for it goes (:data:`vision.geometry.BAR_MOST` of the playing area):
-    no band between the halves looked like a bar, and the widest won, so
-    every point would be laid out off its place. An arm lying across the
-    bar did that (bench/uncalibrated.py seed 1, photo 81, until the
-    points' alternation weighed the point after the next: it is now found
-    a third too wide, and refused for the hand). Of the 900 clean photos of
-    seeds 1, 3 and 7, none reached the bound from the renderer's corners,
-    and from corners clicked 3 px off one did: seed 1 photo 124, whose
-    corners snapped to the playing area's edges find the bar."""
+    no band between the halves looked like a bar, and the widest won. An
+    arm lying across the bar does that (bench/uncalibrated.py seed 1,
+    photo 81: the bar found twice as wide as it is, and every point read
+    off its place); of the 900 clean photos of seeds 1, 3 and 7, none
+    reached the bound from the renderer's corners (the widest 0.196, seed
+    7 photo 42, a bar found wrongly; the next 0.138), and from corners
+    clicked 3 px off one did: seed 1 photo 124, whose corners snapped to
+    the playing area's edges find the bar."""
     if geometry.bar[1] - geometry.bar[0] < int(BAR_MOST * geometry.size[0]):
         return None
     return Refusal(

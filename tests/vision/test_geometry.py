@@ -9,14 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.vision.vision_boards import (
-    START,
-    game_position,
-    light_layout,
-    plain_board,
-    random_board,
-    uncalibrated_bench_photo,
-)
+from tests.vision.vision_boards import START, game_position, light_layout, plain_board, random_board
 from vision.errors import GeometryError
 from vision.geometry import (
     WORKING_SIDE,
@@ -34,7 +27,6 @@ from vision.geometry import (
     to_image,
     working_frame,
 )
-from vision.layout import Layout
 
 BGR = tuple[int, int, int]
 
@@ -164,23 +156,6 @@ def test_find_bar_finds_a_bar_of_the_fields_colour_by_its_edges() -> None:
         )
         x0, x1 = find_bar(board)
         assert abs(x0 - bar[0]) <= 3 and abs(x1 - bar[1]) <= 3, (bar, x0, x1)
-
-
-def test_a_bar_wider_by_a_point_is_not_taken_for_the_alternation_it_puts_on_the_field() -> None:
-    """bench/uncalibrated.py seed 7, photo 42: a black field and bar, gold
-    and silver points, and gold and white checkers on most points of one
-    half, which hide its alternation near the edges. A band a point wider
-    each side of the bar lays out points whose centres fall on the black
-    field between triangles, unlike both neighbours: taken for the bar (a
-    fifth of the width; the drawn one, 0.08), it left every point read
-    unsurely. Centres on the field are unlike the point after the next
-    too, where alternating points are alike."""
-    layout = Layout(top=(-1, 0, 0, 0, 0, -1, 0, -3, -1, -5, -3, 2), bottom=(0, -1, 0, 0, 0, 0, 2, 0, 0, 5, 2, 3))
-    shot = uncalibrated_bench_photo(7, 42, layout)
-    small, working = working_frame(shot.image, shot.corners)
-    geometry = make_geometry(working, small)
-    found = np.asarray(geometry.bar) / geometry.size[0]
-    assert np.abs(found - np.asarray(shot.bar_fraction)).max() < 0.02, (found, shot.bar_fraction)
 
 
 def test_make_geometry_finds_the_bar_of_a_rendered_board() -> None:
