@@ -401,11 +401,12 @@ def _best_bar(
 #: taken for turned where the board, turned back, alternates at least this
 #: many times as much as it does as given. In 240 rendered photos of random
 #: boards and positions (corners 3 px off), corners given right reach 0.97
-#: at most; a quarter turn off, 231 reach 1.5 or more (the rest, down to
-#: 1.0, are square boards with pale points and checkers on their end
-#: points: they are read as before, and refused) ...
+#: at most (and none of the 1,500 photos the benches read from corners
+#: reaches this); a quarter turn off, 230 reach it, and the other 10 (1.0
+#: to 1.5) are read as given, and refused: as something over the middle
+#: of the board, or no bar seen ...
 TURNED = 1.5
-#: ... and by at least this much (Lab units: those 231 alternate by 39 or
+#: ... and by at least this much (Lab units: those 230 alternate by 39 or
 #: more): checkers on the end points alternate a little down the sides of a
 #: board whose points hardly differ, which no turn explains.
 TURNED_LEAST = 30.0
