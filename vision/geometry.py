@@ -402,7 +402,7 @@ def _best_bar(
 #: many times as much as it does as given. In 240 rendered photos of random
 #: boards and positions (corners 3 px off), corners given right reach 0.97
 #: at most (and none of the 1,500 photos the benches read from corners
-#: reaches this); a quarter turn off, 230 reach it, and the other 10 (1.0
+#: is taken for turned); a quarter turn off, 230 reach this, the other 10 (1.0
 #: to 1.5) are read as given, and refused: as something over the middle
 #: of the board, or no bar seen ...
 TURNED = 1.5
