@@ -1683,7 +1683,7 @@ def refused_reading(refusal: Refusal, geometry: BoardGeometry, rectified: Image 
     )
 
 
-def geometry_from_corners(image: Image, corners: npt.ArrayLike) -> BoardGeometry:
+def geometry_from_corners(image: Image, corners: npt.ArrayLike, *, check_order: bool = True) -> BoardGeometry:
     """Geometry of an uncalibrated board (``corners`` in ``image`` px), in
     its :func:`vision.geometry.working_frame`: the board rectified to the
     aspect its checkers show (:func:`vision.features.stretch_along`), the
@@ -1698,9 +1698,11 @@ def geometry_from_corners(image: Image, corners: npt.ArrayLike) -> BoardGeometry
     :data:`vision.features.ASKEW_TRIALS`, and of those whose circles show
     steps, the one with the most circles (more than at first) is kept.
     Corners that seem given a quarter turn off raise :class:`GeometryError`
-    (:func:`vision.geometry.check_turn`)."""
+    (:func:`vision.geometry.check_turn`), unless ``check_order`` is False
+    (corners moved from some already checked)."""
     small, working = working_frame(image, corners)
-    check_turn(image, corners)
+    if check_order:
+        check_turn(image, corners)
     geometry, rectified, found = _stretched(small, working, 1.0)
     stretch = 1.0
     if spacing_pitch(found) is None:

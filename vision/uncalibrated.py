@@ -846,7 +846,7 @@ def read_with_corners(
         snapped = second_guess(image, corners) if snap and len(corners) == 4 else None
         if snapped is not None:
             try:
-                tries.append(geometry_from_corners(image, snapped))
+                tries.append(geometry_from_corners(image, snapped, check_order=False))  # (snapped, not turned)
             except GeometryError:  # sides that caught other edges may cross, or leave the picture
                 pass
     fitted: list[_Fitted] = []
