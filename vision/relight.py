@@ -8,7 +8,9 @@ light's. The calibration's empty board shows every bare place under the
 light it had: where the frame shows the same chroma so scaled, the board
 is bare there and only the light changed, and the factor is measured.
 Smoothed over the board, it gives the light field, and the frame is put
-back under the calibration's light before it is read.
+back under the calibration's light before it is read, as the camera would
+record it there: what that light makes brighter than white is clipped, as
+it was at calibration.
 
 The light field is smoothed over three checker pitches (see
 :data:`vision.features.RELIGHT_SIGMA`): a person's shadow over the board
@@ -22,6 +24,7 @@ the empty board (:mod:`vision.occlusion`).
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import numpy.typing as npt
 
@@ -31,6 +34,12 @@ FloatArray = npt.NDArray[np.float32]
 
 #: ``L + 16`` in CIE units, in OpenCV's 8-bit Lab scale (L 0..255).
 _L_OFFSET = 16 * 255 / 100
+#: OpenCV's 8-bit Lab scale (L 0..255, a and b centred on 128) to its
+#: floating-point one (L 0..100, a and b centred on 0): times the scale, less the offset.
+_LAB_SCALE = np.array([100 / 255, 1, 1], np.float32)
+_LAB_OFFSET = np.array([0, 128, 128], np.float32)
+#: How far (Lab) a colour of a photo's 8-bit Lab moves, at most, when turned to BGR and back unclipped.
+_ROUNDING = 1.0
 #: The factor on ``L + 16`` and the chroma: the frame up to this much brighter
 #: (a lamp's pool of light: twice the light is 1.26 on L + 16; at 1 / 0.7 a
 #: hand over a wooden board passed for light) ...
@@ -90,13 +99,35 @@ def light_factor(frame: FloatArray, empty: FloatArray, *, sigma: float) -> Float
 
 
 def relit(frame: FloatArray, factor: FloatArray) -> FloatArray:
-    """``frame`` (h, w, C) Lab (and further channels of lightness edges) under the light ``factor`` (h, w)."""
+    """``frame`` (h, w, C) Lab (and further channels of lightness edges)
+    under the light ``factor`` (h, w), as the camera records it where that
+    is more light (:func:`recorded`: a cream point that more light turns
+    whiter than white is recorded white, as the calibration's frame
+    recorded it; less light leaves what the camera held within it)."""
     out = frame.copy()
     out[..., 0] = (frame[..., 0] + _L_OFFSET) * factor - _L_OFFSET
     out[..., 1:3] = (frame[..., 1:3] - 128) * factor[..., None] + 128
+    more = factor > 1
+    if more.any():
+        out[more, :3] = recorded(out[more, :3])
     if frame.shape[-1] > 3:
         out[..., 3:] = frame[..., 3:] * factor[..., None]
     return out
+
+
+def recorded(lab: FloatArray) -> FloatArray:
+    """``lab`` (..., 3) Lab (OpenCV's 8-bit scale) as a camera records it:
+    a colour past what its sensor holds (any of B, G, R below black or
+    past white) clipped there; the rest as it is. The calibration's frame
+    recorded a white point under bright light white whatever its tint, and
+    a darker frame put back under that light must show it so too (bench
+    seed 3, photo 168: white points read as light checkers)."""
+    flat = np.asarray(lab, np.float32).reshape(-1, 1, 3) * _LAB_SCALE - _LAB_OFFSET
+    # OpenCV clips as it converts: a colour it moves further than an 8-bit Lab's rounding was clipped
+    back = cv2.cvtColor(cv2.cvtColor(flat, cv2.COLOR_Lab2BGR), cv2.COLOR_BGR2Lab)
+    out = ((back + _LAB_OFFSET) / _LAB_SCALE).reshape(lab.shape)
+    clipped = np.abs(out - lab).max(axis=-1, keepdims=True) > _ROUNDING
+    return np.asarray(np.where(clipped, out, lab), np.float32)
 
 
 def same_surface(colour: FloatArray, reference: FloatArray) -> npt.NDArray[np.bool_]:
