@@ -124,7 +124,7 @@ from vision.layout import Home, Layout, Mover, layout_from_position
 from vision.read import Reading, geometry_from_corners, point_name, read_board
 from vision.refusal import Refusal
 from vision.rims import loaded
-from vision.squeeze import rim_profile
+from vision.squeeze import COUNTS, comb_fits, rim_profile
 from vision.uncalibrated import read_with_corners
 
 log = logging.getLogger(__name__)
@@ -200,6 +200,13 @@ class JudgeConfig:
     #: checker was laid there or taken away (a pile of eight counted nine in
     #: the photo, as a checker one pip short of the tray would leave it).
     lines_alike: float = 0.95
+    #: Against the frame before, a squeezed pile the outcome changes shows
+    #: the move where each frame's combs of rims (:attr:`Changes.combs`)
+    #: tell the count before from the outcome's by at least this share of
+    #: the better fit, each its own way, and the photo's fits the outcome's
+    #: count best of all (bench seed 3, photo 751: seven squeezed became
+    #: eight, whose junctions looked like a layer of one).
+    squeeze_shown: float = 0.2
     #: Against the frame before, a point that held no checker of the side not
     #: on roll and now reads more than this many of them is covered, not
     #: moved: no move lays such a checker (D1, M3). A misread lays at most
@@ -318,6 +325,11 @@ class Changes:
     """(2, 12) how alike each full line (five or more, in either frame) looks
     in the two frames, rim for rim along the point (the correlation of
     :func:`vision.squeeze.rim_profile`, -1..1); NaN elsewhere."""
+    combs: FloatArray | None = None
+    """(2, 2, 12, K) how well each count of :data:`vision.squeeze.COUNTS`
+    fits each full line (as :attr:`lines_alike`) as a squeezed pile
+    (:func:`vision.squeeze.comb_fits`), in the frame before (0) and the
+    photo (1); NaN elsewhere."""
     blind: npt.NDArray[np.bool_] | None = None
     """(2, 12, S) the slots a lamp's reflection washed out to white at
     calibration (:func:`vision.read.washed_out`), or None: what the camera
@@ -334,6 +346,7 @@ class Changes:
             bar_still=self.bar_still,
             bar_changed=self.bar_changed,
             lines_alike=None if self.lines_alike is None else self.lines_alike[::-1, ::-1],
+            combs=None if self.combs is None else self.combs[:, ::-1, ::-1],
             blind=None if self.blind is None else self.blind[::-1, ::-1],
         )
 
@@ -402,30 +415,35 @@ def changes_since(
     changes = slot_changes(before.features, after.features, calibration, config=config)
     if before.rectified is None or after.rectified is None:
         return changes
-    return replace(
-        changes, lines_alike=lines_alike(before.rectified, after.rectified, before.counts, after.counts, calibration)
-    )
+    alike, combs = compare_lines(before.rectified, after.rectified, before.counts, after.counts, calibration)
+    return replace(changes, lines_alike=alike, combs=combs)
 
 
-def lines_alike(
+def compare_lines(
     before: Image,
     after: Image,
     before_counts: npt.NDArray[np.int64],
     after_counts: npt.NDArray[np.int64],
     calibration: Calibration,
-) -> FloatArray:
-    """(2, 12) how alike each line that either frame (rectified) counts full
-    (``before_counts``, ``after_counts``) looks in the two, rim for rim (see
-    :attr:`Changes.lines_alike`); NaN elsewhere. A checker laid on a line
-    or taken from it moves the rims of a squeezed pile and adds or takes
-    away those of a second layer; light that changed scales them alike."""
+) -> tuple[FloatArray, FloatArray]:
+    """How each line that either frame (rectified) counts full
+    (``before_counts``, ``after_counts``) looks in the two, rim for rim:
+    how alike (2, 12) (see :attr:`Changes.lines_alike`) and how well each
+    squeezed count fits it (2, 2, 12, K) (:attr:`Changes.combs`); NaN
+    elsewhere. A checker laid on a line or taken from it moves the rims of
+    a squeezed pile and adds or takes away those of a second layer; light
+    that changed scales them alike."""
     alike = np.full((2, 12), np.nan, np.float32)
+    combs = np.full((2, 2, 12, len(COUNTS)), np.nan, np.float32)
     full = np.maximum(np.abs(before_counts), np.abs(after_counts)) >= LINE
+    geometry = calibration.geometry
     for row, col in zip(*np.nonzero(full), strict=True):
-        first, second = (rim_profile(image, calibration.geometry, int(row), int(col)) for image in (before, after))
+        first, second = (rim_profile(image, geometry, int(row), int(col)) for image in (before, after))
         if first.std() > 0 and second.std() > 0:
             alike[row, col] = float(np.corrcoef(first, second)[0, 1])
-    return alike
+        for frame, profile in enumerate((first, second)):
+            combs[frame, row, col] = comb_fits(profile, geometry.pitch_px)
+    return alike, combs
 
 
 class _Shares(NamedTuple):
@@ -533,6 +551,39 @@ def _pile_disagrees(
         | unshown.any(axis=-1),
         np.bool_,
     )
+
+
+def _squeeze_shown(
+    counts: npt.NDArray[np.int64],
+    before_counts: npt.NDArray[np.int64],
+    combs: FloatArray | None,
+    *,
+    config: JudgeConfig,
+) -> npt.NDArray[np.bool_]:
+    """(2, 12) the piles an outcome (``counts``) changes from one squeezed
+    count (of :data:`vision.squeeze.COUNTS`) to another, of one colour,
+    whose combs of rims (``combs``: :attr:`Changes.combs`) show it: in the
+    frame before, the count before fits better than the outcome's by
+    :attr:`JudgeConfig.squeeze_shown` of its fit; in the photo, the
+    outcome's fits best of all, and better than the count before by as
+    much. The rims moved as the move moves them."""
+    shown = np.zeros(counts.shape, np.bool_)
+    if combs is None:
+        return shown
+    low, high = COUNTS[0], COUNTS[-1]
+    squeezed = (np.abs(counts) >= low) & (np.abs(counts) <= high) & (np.abs(before_counts) >= low)
+    squeezed &= (np.abs(before_counts) <= high) & (np.sign(counts) == np.sign(before_counts))
+    for row, col in zip(*np.nonzero(squeezed & (counts != before_counts)), strict=True):
+        then, now = combs[0, row, col], combs[1, row, col]
+        b, n = abs(int(before_counts[row, col])) - low, abs(int(counts[row, col])) - low
+        if not (np.isfinite(then[[b, n]]).all() and np.isfinite(now[[b, n]]).all()):
+            continue
+        shown[row, col] = bool(
+            then[b] - then[n] >= config.squeeze_shown * then[b]
+            and now[n] - now[b] >= config.squeeze_shown * now[n]
+            and int(np.nanargmax(now)) == n
+        )
+    return shown
 
 
 def _topped(
@@ -1038,8 +1089,15 @@ def judge_reading(
         # (a pile of eight read as nine, as a checker one pip short of the
         # tray would leave it: the count, not the picture, bears the move out)
         changed_pile = (counts != before_counts) & (np.maximum(np.abs(counts), np.abs(before_counts)) > LINE)
+        # ... unless its combs of rims show the move: a squeezed pile's
+        # junctions may look like a layer (bench seed 3, photo 751)
+        squeeze = (
+            np.zeros_like(pile)
+            if changes is None
+            else _squeeze_shown(counts, before_counts, changes.combs, config=config)
+        )
         if shares is not None:
-            pile_moved |= _pile_disagrees(counts, seen_counts, shares, config=config)
+            pile_moved |= _pile_disagrees(counts, seen_counts, shares, config=config) & ~squeeze
         elif changes is None and seen_reading.pile_confidence is not None:
             fairly = seen_reading.pile_confidence >= config.pile_doubt
             pile_moved |= (
@@ -1048,7 +1106,9 @@ def judge_reading(
                 & (fairly | (counts != before_counts))
             ) | (changed_pile & ~fairly)
         # the piles whose junctions changed as the outcome changes them, as the reading counts them
-        shown = np.zeros_like(pile) if shares is None else _pile_shown(counts, seen_counts, shares, config=config)
+        shown = squeeze | (
+            np.zeros_like(pile) if shares is None else _pile_shown(counts, seen_counts, shares, config=config)
+        )
         if changes is not None and changes.lines_alike is not None:
             # against the frame before, a pile the outcome changes whose line
             # looks as it did, rim for rim, unless its junctions show the change

@@ -39,23 +39,32 @@ def rim_profile(rectified: Image, geometry: BoardGeometry, row: int, col: int) -
     return np.asarray(across.mean(axis=1), np.float32)
 
 
-def count_squeezed(profile: npt.NDArray[np.float32], pitch: float) -> tuple[int, float]:
-    """The count (of :data:`COUNTS`) whose comb of rims fits ``profile``
-    best, and its margin over the next best (0..1)."""
-    scores = []
+def comb_fits(profile: npt.NDArray[np.float32], pitch: float) -> npt.NDArray[np.float64]:
+    """(len(COUNTS),) how well each count's comb of rims fits ``profile``
+    (along a point, :func:`rim_profile`; ``pitch``: a checker's width in
+    its px): how much its teeth stand out from the places between them,
+    slid along the point to fit best; -inf where the comb is longer than
+    the profile."""
+    scores = np.full(len(COUNTS), -np.inf)
     shifts = np.arange(-0.3 * pitch, 0.3 * pitch + 1e-6, 1.0)[:, None]
-    for n in COUNTS:
+    for i, n in enumerate(COUNTS):
         step = 4 * pitch / (n - 1)
         rims = np.rint(shifts + step * np.arange(1, n)).astype(np.intp)
         between = np.clip(np.rint(shifts + step * (np.arange(0, n - 1) + 0.5)), 0, None).astype(np.intp)
         fits = rims.max(axis=1) + 1 < len(profile)
         if not fits.any():
-            scores.append(-np.inf)
             continue
         rims, between = rims[fits], between[fits]
         # a rim within a pixel of where it should be
         on = np.maximum(np.maximum(profile[rims - 1], profile[rims]), profile[rims + 1]).mean(axis=1)
-        scores.append(float((on - profile[between].mean(axis=1)).max()))
+        scores[i] = float((on - profile[between].mean(axis=1)).max())
+    return scores
+
+
+def count_squeezed(profile: npt.NDArray[np.float32], pitch: float) -> tuple[int, float]:
+    """The count (of :data:`COUNTS`) whose comb of rims fits ``profile``
+    best (:func:`comb_fits`), and its margin over the next best (0..1)."""
+    scores = comb_fits(profile, pitch)
     order = np.argsort(scores)[::-1]
     first, second = scores[order[0]], scores[order[1]]
     if not np.isfinite(first) or first <= 0:

@@ -33,6 +33,7 @@ from vision.judge import (
     PhotoVerdict,
     _junction_shares,
     _pile_disagrees,
+    _squeeze_shown,
     _topped,
     along_lines,
     changes_since,
@@ -1101,6 +1102,32 @@ def test_an_eleventh_checker_shows_where_its_slot_changed_most_of_the_pile_and_m
     assert not topped(20.0, other=21.0)
     assert not topped(9.0, scale=10.0)  # 0.6 of a checker, but a checker changes it by 10: below min_change
     assert not topped(20.0, blind=True)
+
+
+def test_a_squeezed_pile_shows_the_move_where_its_combs_tell_the_counts_apart_in_both_frames() -> None:
+    """Against the frame before, seven dark checkers squeezed into a line
+    become eight (bench seed 3, photo 751, whose junctions looked like a
+    layer of one: it was read as six). The combs of rims measured there
+    show it: seven fits the frame before far better than eight, and eight
+    fits the photo best, far better than seven. Not where the photo still
+    fits seven best (nothing laid there), nor for an outcome that lays two
+    (nine fits the photo less well than eight), nor where the frame before
+    could not tell seven from eight."""
+    before_fits = [38.7, 34.3, 71.0, 48.0, 37.7, 28.7]  # counts 5..10, as measured on the bench photo
+    after_fits = [27.0, 36.7, 34.4, 47.6, 44.3, 25.6]
+
+    def shown(outcome: int, *, then: list[float] = before_fits, now: list[float] = after_fits) -> bool:
+        counts, before = np.zeros((2, 12), np.int64), np.zeros((2, 12), np.int64)
+        counts[0, 11], before[0, 11] = -outcome, -7
+        combs = np.full((2, 2, 12, 6), np.nan, np.float32)
+        combs[0, 0, 11], combs[1, 0, 11] = then, now
+        return bool(_squeeze_shown(counts, before, combs, config=JudgeConfig())[0, 11])
+
+    assert shown(8)
+    assert not shown(9)
+    assert not shown(8, now=before_fits)
+    assert not shown(8, then=[38.7, 34.3, 55.0, 48.0, 37.7, 28.7])  # 7 fits only 13 % better before
+    assert not shown(7)  # the outcome leaves the pile alone
 
 
 def _judged_against_the_frame_before(
