@@ -19,7 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.geometry import BoardGeometry, Image, bar_slot_centres, slot_centres
-from vision.relight import light_factor, relit
+from vision.relight import as_calibrated
 
 FloatArray = npt.NDArray[np.float32]
 
@@ -174,7 +174,7 @@ def measure(
         [cv2.resize(plane, size, interpolation=cv2.INTER_AREA) for plane in (lab, EDGE_WEIGHT * edges)]
     ).astype(np.float32)
     if empty is not None and empty.shape == small.shape[:2] + (3,):
-        small = relit(small, light_factor(small[..., :3], empty, sigma=RELIGHT_SIGMA))
+        small = as_calibrated(small, empty, sigma=RELIGHT_SIGMA)
     # pixel centres: rectified x maps to x * scale - 0.5 + 0.5 * scale in the small image
     shift = 0.5 * scale - 0.5
     centres = slot_centres(geometry)

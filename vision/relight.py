@@ -8,9 +8,11 @@ light's. The calibration's empty board shows every bare place under the
 light it had: where the frame shows the same chroma so scaled, the board
 is bare there and only the light changed, and the factor is measured.
 Smoothed over the board, it gives the light field, and the frame is put
-back under the calibration's light before it is read, as the camera would
-record it there: what that light makes brighter than white is clipped, as
-it was at calibration.
+back under the calibration's light before it is read. Where the
+calibration recorded the board white (a white point under bright light),
+its tint was lost, so the frame is recorded there as the camera would
+record it under that light: what it makes brighter than white is clipped
+(:func:`as_calibrated`).
 
 The light field is smoothed over three checker pitches (see
 :data:`vision.features.RELIGHT_SIGMA`): a person's shadow over the board
@@ -40,6 +42,9 @@ _LAB_SCALE = np.array([100 / 255, 1, 1], np.float32)
 _LAB_OFFSET = np.array([0, 128, 128], np.float32)
 #: How far (Lab) a colour of a photo's 8-bit Lab moves, at most, when turned to BGR and back unclipped.
 _ROUNDING = 1.0
+#: A place the calibration recorded with one of B, G, R at least this share
+#: of the sensor's white is recorded white: its tint (if any) was clipped.
+WHITE = 0.9
 #: The factor on ``L + 16`` and the chroma: the frame up to this much brighter
 #: (a lamp's pool of light: twice the light is 1.26 on L + 16; at 1 / 0.7 a
 #: hand over a wooden board passed for light) ...
@@ -99,29 +104,43 @@ def light_factor(frame: FloatArray, empty: FloatArray, *, sigma: float) -> Float
 
 
 def relit(frame: FloatArray, factor: FloatArray) -> FloatArray:
-    """``frame`` (h, w, C) Lab (and further channels of lightness edges)
-    under the light ``factor`` (h, w), as the camera records it where that
-    is more light (:func:`recorded`: a cream point that more light turns
-    whiter than white is recorded white, as the calibration's frame
-    recorded it; less light leaves what the camera held within it)."""
+    """``frame`` (h, w, C) Lab (and further channels of lightness edges) under the light ``factor`` (h, w)."""
     out = frame.copy()
     out[..., 0] = (frame[..., 0] + _L_OFFSET) * factor - _L_OFFSET
     out[..., 1:3] = (frame[..., 1:3] - 128) * factor[..., None] + 128
-    more = factor > 1
-    if more.any():
-        out[more, :3] = recorded(out[more, :3])
     if frame.shape[-1] > 3:
         out[..., 3:] = frame[..., 3:] * factor[..., None]
+    return out
+
+
+def as_calibrated(frame: FloatArray, empty: FloatArray, *, sigma: float) -> FloatArray:
+    """``frame`` (h, w, C) Lab (and further channels, see :func:`relit`)
+    put back under the light of ``empty`` (the calibration's empty board,
+    (h, w, 3) Lab: :func:`light_factor`), and recorded as the camera would
+    record it there (:func:`recorded`) where the calibration recorded the
+    board white (:data:`WHITE`) and the frame had less light: a white point
+    whose tint the calibration's brighter light clipped shows that tint in
+    a darker frame, and looks like a light checker put back unclipped
+    (bench seed 3, photo 168: 30 light checkers). Elsewhere the
+    calibration's colours are the board's own, and what the light field
+    makes of a frame too bright (it is smoothed past a shadow's edge) is
+    better left to the comparisons' gain than clipped away."""
+    factor = light_factor(frame[..., :3], empty, sigma=sigma)
+    out = relit(frame, factor)
+    darker = factor > 1
+    if darker.any():
+        flat = np.asarray(empty[darker], np.float32).reshape(-1, 1, 3) * _LAB_SCALE - _LAB_OFFSET
+        white = np.zeros_like(darker)
+        white[darker] = cv2.cvtColor(flat, cv2.COLOR_Lab2BGR).max(axis=-1)[:, 0] >= WHITE
+        if white.any():
+            out[white, :3] = recorded(out[white, :3])
     return out
 
 
 def recorded(lab: FloatArray) -> FloatArray:
     """``lab`` (..., 3) Lab (OpenCV's 8-bit scale) as a camera records it:
     a colour past what its sensor holds (any of B, G, R below black or
-    past white) clipped there; the rest as it is. The calibration's frame
-    recorded a white point under bright light white whatever its tint, and
-    a darker frame put back under that light must show it so too (bench
-    seed 3, photo 168: white points read as light checkers)."""
+    past white) clipped there; the rest as it is."""
     flat = np.asarray(lab, np.float32).reshape(-1, 1, 3) * _LAB_SCALE - _LAB_OFFSET
     # OpenCV clips as it converts: a colour it moves further than an 8-bit Lab's rounding was clipped
     back = cv2.cvtColor(cv2.cvtColor(flat, cv2.COLOR_Lab2BGR), cv2.COLOR_BGR2Lab)
