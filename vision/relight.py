@@ -115,16 +115,16 @@ def relit(frame: FloatArray, factor: FloatArray) -> FloatArray:
 
 def as_calibrated(frame: FloatArray, empty: FloatArray, *, sigma: float) -> FloatArray:
     """``frame`` (h, w, C) Lab (and further channels, see :func:`relit`)
-    put back under the light of ``empty`` (the calibration's empty board,
-    (h, w, 3) Lab: :func:`light_factor`), and recorded as the camera would
-    record it there (:func:`recorded`) where the calibration recorded the
-    board white (:data:`WHITE`) and the frame had less light: a white point
-    whose tint the calibration's brighter light clipped shows that tint in
-    a darker frame, and looks like a light checker put back unclipped
-    (bench seed 3, photo 168: 30 light checkers). Elsewhere the
-    calibration's colours are the board's own, and what the light field
-    makes of a frame too bright (it is smoothed past a shadow's edge) is
-    better left to the comparisons' gain than clipped away."""
+    put back under the light of ``empty``, the calibration's empty board
+    ((h, w, 3) Lab; the light field: :func:`light_factor`). Where the
+    calibration recorded the board white (:data:`WHITE`) and the frame had
+    less light, it is recorded as the camera would record it there
+    (:func:`recorded`): a white point whose tint the calibration's brighter
+    light clipped shows that tint in a darker frame, and put back unclipped
+    looks like a light checker (bench seed 3, photo 168: 30 light
+    checkers). Elsewhere the calibration's colours are the board's own, and
+    what the light field makes too bright (it is smoothed past a shadow's
+    edge) is better left to the comparisons' gain than clipped away."""
     factor = light_factor(frame[..., :3], empty, sigma=sigma)
     out = relit(frame, factor)
     darker = factor > 1
