@@ -1091,11 +1091,7 @@ def judge_reading(
         changed_pile = (counts != before_counts) & (np.maximum(np.abs(counts), np.abs(before_counts)) > LINE)
         # ... unless its combs of rims show the move: a squeezed pile's
         # junctions may look like a layer (bench seed 3, photo 751)
-        squeeze = (
-            np.zeros_like(pile)
-            if changes is None
-            else _squeeze_shown(counts, before_counts, changes.combs, config=config)
-        )
+        squeeze = _squeeze_shown(counts, before_counts, None if changes is None else changes.combs, config=config)
         if shares is not None:
             pile_moved |= _pile_disagrees(counts, seen_counts, shares, config=config) & ~squeeze
         elif changes is None and seen_reading.pile_confidence is not None:

@@ -129,9 +129,8 @@ def as_calibrated(frame: FloatArray, empty: FloatArray, *, sigma: float) -> Floa
     out = relit(frame, factor)
     darker = factor > 1
     if darker.any():
-        flat = np.asarray(empty[darker], np.float32).reshape(-1, 1, 3) * _LAB_SCALE - _LAB_OFFSET
         white = np.zeros_like(darker)
-        white[darker] = cv2.cvtColor(flat, cv2.COLOR_Lab2BGR).max(axis=-1)[:, 0] >= WHITE
+        white[darker] = _bgr(empty[darker]).max(axis=-1) >= WHITE
         if white.any():
             out[white, :3] = recorded(out[white, :3])
     return out
@@ -141,12 +140,17 @@ def recorded(lab: FloatArray) -> FloatArray:
     """``lab`` (..., 3) Lab (OpenCV's 8-bit scale) as a camera records it:
     a colour past what its sensor holds (any of B, G, R below black or
     past white) clipped there; the rest as it is."""
-    flat = np.asarray(lab, np.float32).reshape(-1, 1, 3) * _LAB_SCALE - _LAB_OFFSET
     # OpenCV clips as it converts: a colour it moves further than an 8-bit Lab's rounding was clipped
-    back = cv2.cvtColor(cv2.cvtColor(flat, cv2.COLOR_Lab2BGR), cv2.COLOR_BGR2Lab)
+    back = cv2.cvtColor(_bgr(lab)[:, None], cv2.COLOR_BGR2Lab)
     out = ((back + _LAB_OFFSET) / _LAB_SCALE).reshape(lab.shape)
     clipped = np.abs(out - lab).max(axis=-1, keepdims=True) > _ROUNDING
     return np.asarray(np.where(clipped, out, lab), np.float32)
+
+
+def _bgr(lab: FloatArray) -> FloatArray:
+    """(n, 3) BGR in 0..1 (clipped there) of ``lab`` (..., 3) Lab in OpenCV's 8-bit scale."""
+    flat = np.asarray(lab, np.float32).reshape(-1, 1, 3) * _LAB_SCALE - _LAB_OFFSET
+    return np.asarray(cv2.cvtColor(flat, cv2.COLOR_Lab2BGR)[:, 0], np.float32)
 
 
 def same_surface(colour: FloatArray, reference: FloatArray) -> npt.NDArray[np.bool_]:
