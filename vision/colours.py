@@ -24,6 +24,7 @@ import numpy.typing as npt
 from vision.errors import CalibrationError
 from vision.features import CHANNELS, PATCH, SlotFeatures
 from vision.layout import Layout
+from vision.relight import as_in_frame, field_at
 
 log = logging.getLogger(__name__)
 
@@ -163,6 +164,7 @@ class ColourModel:
     bare: FloatArray | None = None
     light_response: tuple[float, float] = (1.0, 1.0)
     kin: npt.NDArray[np.bool_] | None = None
+    frame_light: FloatArray | None = None
 
     @property
     def light_lab(self) -> FloatArray:
@@ -181,7 +183,32 @@ class ColourModel:
         board coordinates ``xy`` (..., 2)."""
         gain = self.gain_at(xy)
         light, dark = self.light_response
-        return _shade(self.light, gain**light), _shade(self.dark, gain**dark)
+        return self._in_frame(_shade(self.light, gain**light), xy), self._in_frame(_shade(self.dark, gain**dark), xy)
+
+    def seen_in(self, features: SlotFeatures) -> ColourModel:
+        """The model as the frame of ``features`` shows it (put back under
+        the calibration's light, :func:`vision.relight.as_in_frame`): where
+        that frame had more light than calibration, every look clipped
+        where it clips."""
+        if features.light is None or not (features.light < 1).any():
+            return self
+        model = replace(self.resized(features.patches.shape[2]), frame_light=features.light)
+        slots = features.on_board(features.slot_xy)
+        return replace(
+            model,
+            background=model._in_frame(model.background, slots),
+            bare=None if model.bare is None else model._in_frame(model.bare, slots),
+            bar=model._in_frame(model.bar, features.on_board(features.bar_xy))
+            if len(model.bar) == len(features.bar_xy)
+            else model.bar,
+        )
+
+    def _in_frame(self, looks: FloatArray, xy: FloatArray) -> FloatArray:
+        """``looks`` (..., T, T, C) at normalised board coordinates ``xy``
+        (..., 2) as the frame of :meth:`seen_in` shows them."""
+        if self.frame_light is None:
+            return looks
+        return as_in_frame(looks, field_at(self.frame_light, xy))
 
     def junction_templates(self, xy: FloatArray, *, other_point: bool = False) -> tuple[FloatArray, FloatArray] | None:
         """Light and dark junction templates (2, 12, J, T, T, 4) at the
@@ -193,8 +220,8 @@ class ColourModel:
         light, dark = self.light_response
         kind = (1 - point_kind() if other_point else point_kind())[:, :, None]
         place = np.minimum(np.arange(xy.shape[2]), 1)[None, None, :]
-        return _shade(self.junction_light[kind, place], gain**light), _shade(
-            self.junction_dark[kind, place], gain**dark
+        return self._in_frame(_shade(self.junction_light[kind, place], gain**light), xy), self._in_frame(
+            _shade(self.junction_dark[kind, place], gain**dark), xy
         )
 
     def to_json(self) -> dict[str, Any]:

@@ -12,14 +12,14 @@ its edge and highlights.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 
 from vision.geometry import BoardGeometry, Image, bar_slot_centres, slot_centres
-from vision.relight import as_calibrated
+from vision.relight import as_calibrated, as_in_frame, field_at
 
 FloatArray = npt.NDArray[np.float32]
 
@@ -72,6 +72,31 @@ class SlotFeatures:
     edges: FloatArray | None = None
     """(h', w') the lightness edge strength beside ``thumbnail`` (the
     fourth channel of a patch), to cut patches anywhere afterwards."""
+    light: FloatArray | None = None
+    """(h', w') the light field that put ``thumbnail`` back under the
+    calibration's light (:func:`vision.relight.light_factor`), or None
+    where there was no calibration's empty board to measure it against."""
+
+    def seen_in(self, other: SlotFeatures) -> SlotFeatures:
+        """These features as the frame of ``other`` (the same board under
+        other light) shows them: where that frame had more light, clipped
+        where it clips (:func:`vision.relight.as_in_frame`), so that the
+        two compare alike."""
+        if other.light is None or not (other.light < 1).any() or other.light.shape != self.thumbnail.shape[:2]:
+            return self
+
+        def clipped(looks: FloatArray | None, xy: FloatArray | None) -> FloatArray | None:
+            if looks is None or xy is None or other.light is None:
+                return looks
+            return as_in_frame(looks, field_at(other.light, self.on_board(xy)))
+
+        return replace(
+            self,
+            patches=as_in_frame(self.patches, field_at(other.light, self.on_board(self.slot_xy))),
+            bar=as_in_frame(self.bar, field_at(other.light, self.on_board(self.bar_xy))),
+            thumbnail=as_in_frame(self.thumbnail, other.light),
+            junctions=clipped(self.junctions, self.junction_xy),
+        )
 
     def on_board(self, xy: FloatArray) -> FloatArray:
         """``thumbnail`` positions ``xy`` (..., 2) as normalised board
@@ -173,8 +198,9 @@ def measure(
     small = np.dstack(
         [cv2.resize(plane, size, interpolation=cv2.INTER_AREA) for plane in (lab, EDGE_WEIGHT * edges)]
     ).astype(np.float32)
+    light = None
     if empty is not None and empty.shape == small.shape[:2] + (3,):
-        small = as_calibrated(small, empty, sigma=RELIGHT_SIGMA)
+        small, light = as_calibrated(small, empty, sigma=RELIGHT_SIGMA)
     # pixel centres: rectified x maps to x * scale - 0.5 + 0.5 * scale in the small image
     shift = 0.5 * scale - 0.5
     centres = slot_centres(geometry)
@@ -194,6 +220,7 @@ def measure(
         junctions=junctions,
         junction_xy=(junction_xy * scale + shift).astype(np.float32),
         edges=np.ascontiguousarray(small[:, :, 3]),
+        light=light,
     )
 
 

@@ -412,7 +412,10 @@ def changes_since(
         return None
     if before.features is None or after.features is None:
         return None
-    changes = slot_changes(before.features, after.features, calibration, config=config)
+    # what one frame's brighter light clipped white, the other's looks clip alike
+    changes = slot_changes(
+        before.features.seen_in(after.features), after.features.seen_in(before.features), calibration, config=config
+    )
     if before.rectified is None or after.rectified is None:
         return changes
     alike, combs = compare_lines(before.rectified, after.rectified, before.counts, after.counts, calibration)

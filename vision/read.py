@@ -85,6 +85,7 @@ from vision.refusal import (
     light_changed,
     straighten_hint,
 )
+from vision.relight import as_in_frame
 from vision.rims import (
     bar_light,
     bar_rims,
@@ -1172,6 +1173,11 @@ def read_rectified(
         model = replace(model, kin=~borrowed)
     lab = to_lab(rectified)
     features = measure(rectified, geometry, empty=empty, lab=lab)
+    # what a brighter frame clipped white, the calibration's looks clip alike
+    if empty is not None and features.light is not None:
+        model = model.seen_in(features)
+        empty = as_in_frame(empty, features.light)
+        since = None if since is None else as_in_frame(since, features.light)
     scores = slot_z_scores(features, model, config=config)
     if empty is not None:  # where a hand left a line's checkers apart, its slots follow them
         features, model, scores = _follow_lines(features, model, scores, config=config, borrowed=borrowed)

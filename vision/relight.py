@@ -113,7 +113,7 @@ def relit(frame: FloatArray, factor: FloatArray) -> FloatArray:
     return out
 
 
-def as_calibrated(frame: FloatArray, empty: FloatArray, *, sigma: float) -> FloatArray:
+def as_calibrated(frame: FloatArray, empty: FloatArray, *, sigma: float) -> tuple[FloatArray, FloatArray]:
     """``frame`` (h, w, C) Lab (and further channels, see :func:`relit`)
     put back under the light of ``empty``, the calibration's empty board
     ((h, w, 3) Lab; the light field: :func:`light_factor`). Where the
@@ -124,7 +124,8 @@ def as_calibrated(frame: FloatArray, empty: FloatArray, *, sigma: float) -> Floa
     looks like a light checker (bench seed 3, photo 168: 30 light
     checkers). Elsewhere the calibration's colours are the board's own, and
     what the light field makes too bright (it is smoothed past a shadow's
-    edge) is better left to the comparisons' gain than clipped away."""
+    edge) is better left to the comparisons' gain than clipped away.
+    Also the light field (h, w)."""
     factor = light_factor(frame[..., :3], empty, sigma=sigma)
     out = relit(frame, factor)
     darker = factor > 1
@@ -133,7 +134,36 @@ def as_calibrated(frame: FloatArray, empty: FloatArray, *, sigma: float) -> Floa
         white[darker] = _bgr(empty[darker]).max(axis=-1) >= WHITE
         if white.any():
             out[white, :3] = recorded(out[white, :3])
+    return out, factor
+
+
+def as_in_frame(lab: FloatArray, factor: FloatArray) -> FloatArray:
+    """``lab`` (..., C) Lab (and further channels, left as they are), seen
+    under the calibration's light, as a frame under the light ``factor``
+    (one for each colour, or for each of its leading axes: a patch's;
+    see :func:`light_factor`) records it, put back under the
+    calibration's light (:func:`as_calibrated`): where the frame had more
+    light, what it makes brighter than white is clipped there. A tinted
+    white (a cream point or checker) the calibration recorded is recorded
+    white by a brighter frame, and put back it is a neutral grey-white
+    that no unclipped look fits."""
+    if not (factor < 1).any():
+        return lab
+    factor = np.broadcast_to(factor.reshape(factor.shape + (1,) * (lab.ndim - 1 - factor.ndim)), lab.shape[:-1])
+    brighter = factor < 1
+    out = np.array(lab, np.float32)
+    f = factor[brighter]
+    out[brighter, :3] = relit(recorded(relit(out[brighter, :3], np.reciprocal(f))), f)
     return out
+
+
+def field_at(field: FloatArray, xy: FloatArray) -> FloatArray:
+    """The light field ``field`` (h, w) at normalised board coordinates
+    ``xy`` (..., 2) in 0..1 (pixel centres at whole numbers: ``x * w``)."""
+    h, w = field.shape
+    col = np.clip(np.rint(xy[..., 0] * w), 0, w - 1).astype(np.intp)
+    row = np.clip(np.rint(xy[..., 1] * h), 0, h - 1).astype(np.intp)
+    return np.asarray(field[row, col], np.float32)
 
 
 def recorded(lab: FloatArray) -> FloatArray:

@@ -109,8 +109,7 @@ def test_a_point_the_calibration_recorded_white_is_white_again_when_the_light_co
     calibration, frame = _lab(lit), _lab(board)
     cream, green = (slice(None), slice(0, 10)), (slice(None), slice(50, 60))
     assert (lit[cream] == 255).all() and (lit[green] < 0.9 * 255).all()  # clipped white at calibration, or not
-    back = as_calibrated(frame, calibration, sigma=6)
-    factor = light_factor(frame, calibration, sigma=6)
+    back, factor = as_calibrated(frame, calibration, sigma=6)
     assert np.abs(factor[:, 30:60] - 2.5 ** (1 / 3)).max() < 0.05  # measured on the green points
     assert np.linalg.norm(back[cream] - calibration[cream], axis=-1).max() < 5
     scaled = relit(frame, factor)  # the light alone: L + 16 and the chroma times the factor
