@@ -148,7 +148,9 @@ class ColourModel:
     the board's edge and further on (the first junction looks unlike the
     rest: on some boards it reads as much a face as rims, where the frame's
     shadow and the first checker's side show), from the starting position's
-    lines; None when not learned.
+    lines; None when not learned; ``frame_light``: (h', w') the light field
+    of the frame the model is seen in (:meth:`seen_in`; the reader's, never
+    a saved model's), or None as calibration saw it.
     """
 
     background: FloatArray
@@ -183,7 +185,7 @@ class ColourModel:
         board coordinates ``xy`` (..., 2)."""
         gain = self.gain_at(xy)
         light, dark = self.light_response
-        return self._in_frame(_shade(self.light, gain**light), xy), self._in_frame(_shade(self.dark, gain**dark), xy)
+        return self._in_frame(_shade(self.light, gain**light), _shade(self.dark, gain**dark), xy)
 
     def seen_in(self, features: SlotFeatures) -> ColourModel:
         """The model as the frame of ``features`` shows it (put back under
@@ -194,21 +196,25 @@ class ColourModel:
             return self
         model = replace(self.resized(features.patches.shape[2]), frame_light=features.light)
         slots = features.on_board(features.slot_xy)
+        slot_light = field_at(features.light, slots)
+        bar = model.bar
+        if len(bar) == len(features.bar_xy):
+            bar = as_in_frame(bar, field_at(features.light, features.on_board(features.bar_xy)))
         return replace(
             model,
-            background=model._in_frame(model.background, slots),
-            bare=None if model.bare is None else model._in_frame(model.bare, slots),
-            bar=model._in_frame(model.bar, features.on_board(features.bar_xy))
-            if len(model.bar) == len(features.bar_xy)
-            else model.bar,
+            background=as_in_frame(model.background, slot_light),
+            bare=None if model.bare is None else as_in_frame(model.bare, slot_light),
+            bar=bar,
         )
 
-    def _in_frame(self, looks: FloatArray, xy: FloatArray) -> FloatArray:
-        """``looks`` (..., T, T, C) at normalised board coordinates ``xy``
-        (..., 2) as the frame of :meth:`seen_in` shows them."""
+    def _in_frame(self, light: FloatArray, dark: FloatArray, xy: FloatArray) -> tuple[FloatArray, FloatArray]:
+        """Light and dark looks (..., T, T, C) at normalised board
+        coordinates ``xy`` (..., 2) as the frame of :meth:`seen_in` shows
+        them (both at once: each call converts its colours twice)."""
         if self.frame_light is None:
-            return looks
-        return as_in_frame(looks, field_at(self.frame_light, xy))
+            return light, dark
+        both = as_in_frame(np.stack([light, dark]), field_at(self.frame_light, xy)[None])
+        return both[0], both[1]
 
     def junction_templates(self, xy: FloatArray, *, other_point: bool = False) -> tuple[FloatArray, FloatArray] | None:
         """Light and dark junction templates (2, 12, J, T, T, 4) at the
@@ -220,9 +226,8 @@ class ColourModel:
         light, dark = self.light_response
         kind = (1 - point_kind() if other_point else point_kind())[:, :, None]
         place = np.minimum(np.arange(xy.shape[2]), 1)[None, None, :]
-        return self._in_frame(_shade(self.junction_light[kind, place], gain**light), xy), self._in_frame(
-            _shade(self.junction_dark[kind, place], gain**dark), xy
-        )
+        junction_light = _shade(self.junction_light[kind, place], gain**light)
+        return self._in_frame(junction_light, _shade(self.junction_dark[kind, place], gain**dark), xy)
 
     def to_json(self) -> dict[str, Any]:
         return {

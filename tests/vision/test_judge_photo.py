@@ -212,6 +212,31 @@ def test_white_points_the_calibration_recorded_white_read_bare_in_dimmer_light()
         assert verdict.play is not None and verdict.play.after == play.after
 
 
+def test_a_board_brighter_than_at_calibration_is_read_with_what_its_light_clipped() -> None:
+    """Bench seed 3, board 22 (felt-green, cream points and checkers),
+    photo 211 in changed light: the photo has a quarter more light than
+    calibration, and records the cream white. Put back under the
+    calibration's light, the clipped points and checkers fitted neither
+    their calibrated looks nor any other: six points were refused as
+    covered. With the calibration's looks clipped where the photo clips
+    (:meth:`vision.colours.ColourModel.seen_in`), the board is read and the
+    play identified, from the photo alone and with the frame before."""
+    look, start, _ = bench_board(3, 22)
+    calibration = calibrate(start.image, start.corners, lens=Board(**look).lens, tray=start.tray)
+    position, dice = Position.from_id("h2XFIwANh7GAGQ"), Dice(1, 5)
+    play = next(lp for lp in legal_plays(position, dice) if str(lp.play) == "14/9* 2/1")
+    after = relit_bench_photo(look, 3, 22, 211, light_layout(play.after, "light"))
+    reading = read_board(after, calibration)
+    assert reading.refusal is None, reading.refusal
+    assert reading.features is not None and reading.features.light is not None
+    assert reading.features.light.max() < 0.95  # brighter all over
+    before = render(light_layout(position, "light"), rng=np.random.default_rng(0), **look).image
+    for before_image in (None, before):
+        verdict = judge_photo(position, dice, after, calibration=calibration, before_image=before_image)
+        assert verdict.verdict == "legal", (before_image is None, verdict.refusal)
+        assert verdict.play is not None and verdict.play.after == play.after
+
+
 def test_judge_with_corners_only_never_calls_a_legal_move_illegal() -> None:
     board = plain_board("tournament")
     start = Position.start()

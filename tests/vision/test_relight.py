@@ -7,7 +7,16 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.relight import MAX_FACTOR, as_calibrated, light_factor, light_ratio, recorded, relit, same_surface
+from vision.relight import (
+    MAX_FACTOR,
+    as_calibrated,
+    as_in_frame,
+    light_factor,
+    light_ratio,
+    recorded,
+    relit,
+    same_surface,
+)
 
 
 def _lab(bgr: np.ndarray) -> np.ndarray:
@@ -126,3 +135,33 @@ def test_recorded_leaves_colours_the_camera_can_hold_untouched() -> None:
     held = recorded(whiter)
     assert (held[..., 0] <= 255).all() and not np.array_equal(held, whiter)
     assert np.abs(recorded(held) - held).max() < 1  # what a camera recorded, it records as it is
+
+
+def test_a_brighter_frame_clips_the_calibrations_tints_alike() -> None:
+    """A frame with 1.8 times the calibration's light records the cream
+    points' red and green white; put back under the calibration's light,
+    their tint is gone, and the calibration's cream no longer fits them.
+    Seen as that frame sees it (:func:`as_in_frame`), the calibration's
+    cream is clipped alike and fits, but for the share of the light the
+    light field leaves (:data:`DEADBAND`), which is the green points' as
+    well; the green points, which the frame does not clip, stay as
+    calibration saw them; and a frame in less light leaves every colour
+    as it is."""
+    board = _board()
+    lit = _shaded(board, np.full(board.shape[:2], 1.8, np.float32))
+    calibration, frame = _lab(board), _lab(lit)
+    cream, green = (slice(None), slice(0, 10)), (slice(None), slice(50, 60))
+    assert (lit[cream][..., 1:] == 255).all() and (lit[green] < 0.9 * 255).all()  # the frame clipped the cream
+    back, factor = as_calibrated(frame, calibration, sigma=6)
+    assert np.abs(factor[:, 30:60] - 1.8 ** (-1 / 3)).max() < 0.05  # measured on the green points
+    seen = as_in_frame(calibration, factor)
+    assert np.array_equal(seen[green], calibration[green])
+    assert np.abs(back[cream][..., 1:] - calibration[cream][..., 1:]).max() > 8  # the tint gone
+    assert np.abs(back[cream][..., 1:] - seen[cream][..., 1:]).max() < 2
+
+    def lighter(lab: np.ndarray, than: np.ndarray) -> float:
+        return float(np.mean((lab[..., 0] + 16 * 2.55) / (than[..., 0] + 16 * 2.55)))
+
+    assert abs(lighter(back[cream], seen[cream]) - lighter(back[green], calibration[green])) < 0.01
+    assert abs(lighter(back[cream], calibration[cream]) - lighter(back[green], calibration[green])) > 0.05
+    assert as_in_frame(calibration, np.full(factor.shape, 1.2, np.float32)) is calibration
