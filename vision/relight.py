@@ -12,7 +12,10 @@ back under the calibration's light before it is read. Where the
 calibration recorded the board white (a white point under bright light),
 its tint was lost, so the frame is recorded there as the camera would
 record it under that light: what it makes brighter than white is clipped
-(:func:`as_calibrated`).
+(:func:`as_calibrated`). Where the frame had more light, it clipped white
+what calibration recorded with its tint (a cream point or checker), which
+no putting back restores: the calibration's looks are then seen as that
+frame records them, clipped alike (:func:`as_in_frame`).
 
 The light field is smoothed over three checker pitches (see
 :data:`vision.features.RELIGHT_SIGMA`): a person's shadow over the board
@@ -155,7 +158,7 @@ def as_in_frame(lab: FloatArray, factor: FloatArray) -> FloatArray:
     factor = np.broadcast_to(factor.reshape(factor.shape + (1,) * (lab.ndim - 1 - factor.ndim)), lab.shape[:-1])
     if not (factor < 1).any():
         return lab
-    # the frame's own light: the field takes it back by DEADBAND less, which the comparisons' gain leaves to
+    # the frame's own light: the field takes back DEADBAND less of it (the comparisons' gain takes the rest)
     white = np.where(factor < 1, factor - DEADBAND, 1.0) ** 3
     out = np.array(lab, np.float32)
     # the colours as one row of an image: OpenCV converts a column of them ten times slower
