@@ -1177,7 +1177,8 @@ def read_rectified(
     if empty is not None and features.light is not None:
         model = model.seen_in(features)
         empty = as_in_frame(empty, features.light)
-        since = None if since is None else as_in_frame(since, features.light)
+        if since is not None and since.shape == features.thumbnail.shape:
+            since = as_in_frame(since, features.light)
     scores = slot_z_scores(features, model, config=config)
     if empty is not None:  # where a hand left a line's checkers apart, its slots follow them
         features, model, scores = _follow_lines(features, model, scores, config=config, borrowed=borrowed)
