@@ -43,6 +43,10 @@ _L_OFFSET = 16 * 255 / 100
 #: floating-point one (L 0..100, a and b centred on 0): times the scale, less the offset.
 _LAB_SCALE = np.array([100 / 255, 1, 1], np.float32)
 _LAB_OFFSET = np.array([0, 128, 128], np.float32)
+#: The same as OpenCV's scalars, to scale a whole image at once (and back).
+_TO_CV_SCALE = np.append(_LAB_SCALE, 0).astype(np.float64)
+_FROM_CV_SCALE = np.append(1 / _LAB_SCALE, 0).astype(np.float64)
+_CV_OFFSET = np.append(_LAB_OFFSET, 0).astype(np.float64)
 #: How far (Lab) a colour of a photo's 8-bit Lab moves, at most, when turned to BGR and back unclipped.
 _ROUNDING = 1.0
 #: A place the calibration recorded with one of B, G, R at least this share
@@ -141,13 +145,14 @@ def as_calibrated(frame: FloatArray, empty: FloatArray, *, sigma: float) -> tupl
 
 
 def as_in_frame(lab: FloatArray, factor: FloatArray) -> FloatArray:
-    """``lab`` (..., C) Lab (and further channels, left as they are), seen
-    under the calibration's light, as a frame under the light ``factor``
-    (one for each colour, or for each of its leading axes: a patch's;
-    see :func:`light_factor`) records it, put back under the
-    calibration's light (:func:`as_calibrated`): where the frame had more
-    light, each of B, G, R that it makes brighter than white is clipped
-    there. A tinted white (a cream point or checker) the calibration
+    """``lab`` (..., C) Lab (and, with C = 4, a channel of lightness edges,
+    left as it is), seen under the calibration's light, as a frame under
+    the light ``factor`` (one for each colour, or for each of its leading
+    axes: a patch's; see :func:`light_factor`) records it, put back under
+    the calibration's light (:func:`as_calibrated`): where the frame had
+    more light, each of B, G, R that it makes brighter than white is
+    clipped there (and a colour no camera records, clipped as the camera
+    clips it). A tinted white (a cream point or checker) the calibration
     recorded is recorded white by a brighter frame, and put back it is a
     neutral grey-white that no unclipped look fits.
 
@@ -155,19 +160,26 @@ def as_in_frame(lab: FloatArray, factor: FloatArray) -> FloatArray:
     light's, which scales linear B, G, R alike: the frame's white is
     ``factor ** 3`` of the calibration's in linear light (the factor the
     frame had, before :data:`DEADBAND`)."""
-    factor = np.broadcast_to(factor.reshape(factor.shape + (1,) * (lab.ndim - 1 - factor.ndim)), lab.shape[:-1])
-    if not (factor < 1).any():
+    brighter = factor < 1
+    if not brighter.any():
         return lab
     # the frame's own light: the field takes back DEADBAND less of it (the comparisons' gain takes the rest)
-    white = np.where(factor < 1, factor - DEADBAND, 1.0) ** 3
-    out = np.array(lab, np.float32)
-    # the colours as one row of an image: OpenCV converts a column of them ten times slower
-    colours = out[..., :3].reshape(1, -1, 3)
-    linear = cv2.cvtColor(colours * _LAB_SCALE - _LAB_OFFSET, cv2.COLOR_Lab2LBGR)
-    ceiling = white.reshape(1, -1, 1).astype(np.float32)
-    back = (cv2.cvtColor(np.minimum(linear, ceiling), cv2.COLOR_LBGR2Lab) + _LAB_OFFSET) / _LAB_SCALE
-    clipped = np.logical_or.reduce(linear > ceiling, axis=-1, keepdims=True)
-    out[..., :3] = np.where(clipped, back, colours).reshape(out.shape[:-1] + (3,))
+    white = np.where(brighter, factor - DEADBAND, 1.0).astype(np.float32) ** 3
+    places = white.shape + (1,) * (lab.ndim - 1 - white.ndim)
+    channels = lab.shape[-1]
+    # every colour in one row of an image, converted by OpenCV a row at a time (a column is ten times slower)
+    row = np.ascontiguousarray(lab, np.float32).reshape(1, -1, channels)
+    colours = cv2.cvtColor(row, cv2.COLOR_BGRA2BGR) if channels == 4 else row
+    linear = cv2.cvtColor(cv2.subtract(cv2.multiply(colours, _TO_CV_SCALE), _CV_OFFSET), cv2.COLOR_Lab2LBGR)
+    ceiling = np.broadcast_to(white.reshape(places), lab.shape[:-1]).reshape(1, -1)
+    back = cv2.cvtColor(cv2.min(linear, cv2.merge([ceiling, ceiling, ceiling])), cv2.COLOR_LBGR2Lab)
+    back = cv2.multiply(cv2.add(back, _CV_OFFSET), _FROM_CV_SCALE)
+    if channels == 4:
+        back = cv2.cvtColor(back, cv2.COLOR_BGR2BGRA)
+        back[..., 3] = row[..., 3]
+    out = np.asarray(back.reshape(lab.shape), np.float32)
+    if not brighter.all():
+        out = np.where(np.broadcast_to(brighter.reshape(places), lab.shape[:-1])[..., None], out, lab)
     return out
 
 

@@ -155,7 +155,7 @@ def test_a_brighter_frame_clips_the_calibrations_tints_alike() -> None:
     back, factor = as_calibrated(frame, calibration, sigma=6)
     assert np.abs(factor[:, 30:60] - 1.8 ** (-1 / 3)).max() < 0.05  # measured on the green points
     seen = as_in_frame(calibration, factor)
-    assert np.array_equal(seen[green], calibration[green])
+    assert np.abs(seen[green] - calibration[green]).max() < 0.05
     assert np.abs(back[cream][..., 1:] - calibration[cream][..., 1:]).max() > 8  # the tint gone
     assert np.abs(back[cream][..., 1:] - seen[cream][..., 1:]).max() < 2
 
