@@ -10,7 +10,9 @@ half a checker to three), all darker (0.6 to 0.8) and all brighter (1.2
 to 1.5: a lamp switched on; what the locked exposure cannot hold clips
 white). The judge compares
 the photo after a random legal play with the frame before it, taken in the
-calibration's light: the light changed between the two. Run::
+calibration's light: the light changed between the two. The median time
+``read_board`` takes over each kind of photo is printed against the
+photos as rendered, read in the same run (one core). Run::
 
     python bench/light.py                  # 40 boards, 5 photos each (about 5 minutes)
     python bench/light.py --boards 100 --seed 3
@@ -18,6 +20,7 @@ calibration's light: the light changed between the two. Run::
 
 from __future__ import annotations
 
+import statistics
 import sys
 import time
 from collections.abc import Callable
@@ -88,6 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     kinds = ("as rendered", "a person's shadow", "all darker", "all brighter")
     tallies = {kind: Tally() for kind in kinds}
+    read_ms: dict[str, list[float]] = {kind: [] for kind in kinds}
     for drawn, board, rng, np_rng in calibrated_boards(args.seed, args.boards):
         for _ in range(args.per_board):
             position, mover = vision_bench.random_game(rng, rng.randint(0, 60))
@@ -104,7 +108,10 @@ def main(argv: list[str] | None = None) -> int:
                 kinds[3]: evenly(light_rng, 1.2, 1.5),
             }
             for kind, relight in changes.items():
-                reading = read_board(relight(before), board.calibration)
+                image = relight(before)
+                t0 = time.perf_counter()
+                reading = read_board(image, board.calibration)
+                read_ms[kind].append((time.perf_counter() - t0) * 1000)
                 tallies[kind].read(reading, truth, confident=board.calibration.read.confident)
                 if reading.refusal is not None and args.show_errors:
                     print(f"  {kind}: {board.style.name} photo refused: {reading.refusal.message}", file=sys.stderr)
@@ -112,6 +119,12 @@ def main(argv: list[str] | None = None) -> int:
                 if not tallies[kind].judged(verdict, chosen.after) and args.show_errors:
                     print(missed(kind, board.style.name, chosen.play, verdict), file=sys.stderr)
     report("light", args, started, HEADING, tallies)
+    reference = statistics.median(read_ms[kinds[0]])
+    print(f"  read_board per frame, one core, median: {kinds[0]} {reference:.1f} ms", end="")
+    for kind in kinds[1:]:
+        ms = statistics.median(read_ms[kind])
+        print(f"; {kind} {ms:.1f} ms ({ms / reference:.2f}x)", end="")
+    print()
     return 0
 
 
