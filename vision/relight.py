@@ -43,7 +43,7 @@ _L_OFFSET = 16 * 255 / 100
 #: floating-point one (L 0..100, a and b centred on 0): times the scale, less the offset.
 _LAB_SCALE = np.array([100 / 255, 1, 1], np.float32)
 _LAB_OFFSET = np.array([0, 128, 128], np.float32)
-#: The same as OpenCV's scalars, to scale a whole image at once (and back).
+#: The same, as OpenCV's four-channel scalars: to scale a whole image at once, and back.
 _TO_CV_SCALE = np.append(_LAB_SCALE, 0).astype(np.float64)
 _FROM_CV_SCALE = np.append(1 / _LAB_SCALE, 0).astype(np.float64)
 _CV_OFFSET = np.append(_LAB_OFFSET, 0).astype(np.float64)
