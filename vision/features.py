@@ -82,20 +82,21 @@ class SlotFeatures:
         other light) shows them: where that frame had more light, clipped
         where it clips (:func:`vision.relight.as_in_frame`), so that the
         two compare alike."""
-        if other.light is None or not (other.light < 1).any() or other.light.shape != self.thumbnail.shape[:2]:
+        light = other.light
+        if light is None or not (light < 1).any() or light.shape != self.thumbnail.shape[:2]:
             return self
 
-        def clipped(looks: FloatArray | None, xy: FloatArray | None) -> FloatArray | None:
-            if looks is None or xy is None or other.light is None:
-                return looks
-            return as_in_frame(looks, field_at(other.light, self.on_board(xy)))
+        def clipped(looks: FloatArray, xy: FloatArray) -> FloatArray:
+            return as_in_frame(looks, field_at(light, self.on_board(xy)))
 
         return replace(
             self,
-            patches=as_in_frame(self.patches, field_at(other.light, self.on_board(self.slot_xy))),
-            bar=as_in_frame(self.bar, field_at(other.light, self.on_board(self.bar_xy))),
-            thumbnail=as_in_frame(self.thumbnail, other.light),
-            junctions=clipped(self.junctions, self.junction_xy),
+            patches=clipped(self.patches, self.slot_xy),
+            bar=clipped(self.bar, self.bar_xy),
+            thumbnail=as_in_frame(self.thumbnail, light),
+            junctions=None
+            if self.junctions is None or self.junction_xy is None
+            else clipped(self.junctions, self.junction_xy),
         )
 
     def on_board(self, xy: FloatArray) -> FloatArray:
